@@ -1,0 +1,66 @@
+/** @module agent-toolbelt: safe-by-default tools for AI agents, written once for every framework. */
+
+// Core contract
+export { defineTool, normalizeOutput, TOOL_KINDS, TOOL_NAME_PATTERN } from './tool.js';
+export type {
+  ApprovalRule,
+  ToolCollection,
+  ToolContext,
+  ToolDefinition,
+  ToolImage,
+  ToolKind,
+  ToolOutput,
+  ToolResult,
+} from './tool.js';
+export { errorResult, formatInputError, prepareToolCall, runTool } from './run-tool.js';
+export type { PreparedCall, RunToolOptions, RunToolResult } from './run-tool.js';
+export {
+  APPROVAL_MODES,
+  approvalKeyOf,
+  approvalRequest,
+  assertApprovalMode,
+  decideApproval,
+  denialText,
+  noApproverText,
+  rememberApproval,
+} from './approval.js';
+export type {
+  ApprovalDecision,
+  ApprovalMode,
+  ApprovalOverrides,
+  ApprovalRequest,
+  ApprovalVerdict,
+  ApproveFunction,
+} from './approval.js';
+export { createSession, restoreSession, Session } from './session.js';
+export type { SessionJSON } from './session.js';
+export { collectContext, collectInstructions, collectTools } from './context.js';
+
+// Errors
+export { ToolError } from './errors/tool-error.js';
+export { PathError } from './errors/path-error.js';
+export type { PathErrorReason } from './errors/path-error.js';
+export { WorkspaceError } from './errors/workspace-error.js';
+
+// Workspace
+export { isInside, MAX_LINK_HOPS, MAX_PATH_LENGTH, MAX_SEGMENT_BYTES, PRIVATE_FOLDER, Workspace } from './workspace/workspace.js';
+export type { AtomicWriteOptions, ResolvedPath, ResolveOptions } from './workspace/workspace.js';
+export { withPathLock } from './workspace/path-lock.js';
+
+// Background jobs (issue: shell and jobs)
+
+// Collections: files
+
+// Collections: shell
+
+// Collections: task list
+
+// Collections: date and time
+
+// Collections: ask the user
+
+// Collections: image
+
+// Collections: scratch
+
+// Collections: GitHub

@@ -1,0 +1,144 @@
+import type { z } from 'zod';
+import {
+  approvalRequest,
+  decideApproval,
+  denialText,
+  noApproverText,
+  rememberApproval,
+  type ApprovalMode,
+  type ApprovalOverrides,
+  type ApprovalRequest,
+  type ApproveFunction,
+} from './approval.js';
+import { ToolError } from './errors/tool-error.js';
+import type { Session } from './session.js';
+import { normalizeOutput, type ToolDefinition, type ToolResult } from './tool.js';
+
+/** How one call runs. */
+export interface RunToolOptions {
+  readonly session: Session;
+  readonly toolCallId?: string;
+  /** Cancels the call; the tool stops and returns what it has. */
+  readonly signal?: AbortSignal;
+  /** Asks a person. Without it, a call that needs approval is refused (safe by default). */
+  readonly approve?: ApproveFunction;
+  /** @default 'ask' */
+  readonly mode?: ApprovalMode;
+  /** Per-tool overrides of the approval default, by tool name. */
+  readonly needsApproval?: ApprovalOverrides;
+  /**
+   * The host already has a person's approval for this exact call (the AI SDK's own approval
+   * flow). Policy checks still run.
+   */
+  readonly approved?: boolean;
+}
+
+/** A result that may carry the unexpected error behind it, for hosts that log. */
+export type RunToolResult = ToolResult & { readonly error?: unknown };
+
+/** The state of a call after parsing, policy and the approval decision, before it runs. */
+export type PreparedCall =
+  | { readonly status: 'done'; readonly result: RunToolResult }
+  | { readonly status: 'needs-approval'; readonly input: Record<string, unknown>; readonly request: ApprovalRequest }
+  | { readonly status: 'ready'; readonly input: Record<string, unknown> };
+
+/**
+ * Parses the input, applies the policy and decides about approval, without running anything.
+ * Adapters whose framework asks for approval itself (the AI SDK's `needsApproval`, LangGraph's
+ * `interrupt()`) use this to learn whether to ask; {@link runTool} uses it for everything.
+ */
+export async function prepareToolCall(
+  tool: ToolDefinition<any>,
+  rawInput: unknown,
+  options: Omit<RunToolOptions, 'approve' | 'signal'>,
+): Promise<PreparedCall> {
+  const parsed = tool.input.safeParse(rawInput ?? {});
+  if (!parsed.success) {
+    return { status: 'done', result: { text: formatInputError(tool.name, parsed.error), isError: true } };
+  }
+  const input = parsed.data as Record<string, unknown>;
+  const refusal = await tool.checkPolicy?.(input, { session: options.session });
+  if (refusal !== undefined) return { status: 'done', result: { text: refusal, isError: true } };
+  if (options.approved) return { status: 'ready', input };
+
+  const verdict = await decideApproval(tool, input, {
+    session: options.session,
+    mode: options.mode,
+    overrides: options.needsApproval,
+  });
+  if (verdict.type === 'refuse') return { status: 'done', result: { text: verdict.text, isError: true } };
+  if (verdict.type === 'run') return { status: 'ready', input };
+  return { status: 'needs-approval', input, request: approvalRequest(tool, input, options.toolCallId ?? '') };
+}
+
+/**
+ * Runs one tool call: the one execution path every adapter uses. Parses the input (an error
+ * names the field), applies the policy, asks `approve` when the call needs approval, runs
+ * `execute` and returns a normalised result. Never throws for bad input, policy, denial or a
+ * failing tool: those come back as `isError` results the model can act on.
+ *
+ * @example
+ * const result = await runTool(readFile, { path: 'README.md' }, { session });
+ * if (result.isError) console.error(result.text);
+ */
+export async function runTool(tool: ToolDefinition<any>, rawInput: unknown, options: RunToolOptions): Promise<RunToolResult> {
+  const toolCallId = options.toolCallId ?? '';
+  try {
+    const prepared = await prepareToolCall(tool, rawInput, options);
+    if (prepared.status === 'done') return prepared.result;
+
+    let input = prepared.input;
+    if (prepared.status === 'needs-approval') {
+      if (options.approve === undefined) return { text: noApproverText(tool.name), isError: true };
+      const decision = await options.approve(prepared.request);
+      if (decision === 'deny') return { text: denialText(tool.name), isError: true };
+      if (decision === 'always') rememberApproval(options.session, tool, input);
+      else if (typeof decision === 'object' && decision.type === 'deny') {
+        return { text: denialText(tool.name, decision.reason), isError: true };
+      } else if (typeof decision === 'object' && decision.type === 'edit') {
+        const edited = await prepareToolCall(tool, decision.input, { ...options, approved: true });
+        if (edited.status === 'done') return edited.result;
+        input = edited.input;
+      } else if (decision !== 'approve') {
+        throw new TypeError(`Expected an approval decision, got ${JSON.stringify(decision)}.`);
+      }
+    }
+    return await executeTool(tool, input, { ...options, toolCallId });
+  } catch (error) {
+    return errorResult(tool.name, error);
+  }
+}
+
+/** Runs `execute` on input that was already parsed, checked and approved. */
+async function executeTool(
+  tool: ToolDefinition<any>,
+  input: Record<string, unknown>,
+  options: RunToolOptions & { toolCallId: string },
+): Promise<RunToolResult> {
+  const signal = options.signal ?? new AbortController().signal;
+  if (signal.aborted) return { text: `${tool.name} was cancelled before it started.`, isError: true };
+  const output = await tool.execute(input, { toolCallId: options.toolCallId, signal, session: options.session });
+  return normalizeOutput(output);
+}
+
+/** Turns a thrown error into a result: expected failures keep their text, bugs are reported as such. */
+export function errorResult(toolName: string, error: unknown): RunToolResult {
+  if (error instanceof ToolError) {
+    return error.data === undefined ? { text: error.message, isError: true } : { text: error.message, isError: true, data: error.data };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    text: `${toolName} failed with an unexpected error: ${message}. This is not a problem with your input; try another approach or tell the user.`,
+    isError: true,
+    error,
+  };
+}
+
+/** The message for input that does not match the schema, naming every field at fault. */
+export function formatInputError(toolName: string, error: z.ZodError): string {
+  const problems = error.issues.map((issue) => {
+    const field = issue.path.length === 0 ? 'input' : `\`${issue.path.map(String).join('.')}\``;
+    return `${field}: ${issue.message}`;
+  });
+  return `Invalid arguments for ${toolName}: ${problems.join('; ')}. Fix the arguments and call ${toolName} again.`;
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+
+/** The serialised form of a {@link Session}: plain JSON, safe to store anywhere. */
+export interface SessionJSON {
+  readonly version: 1;
+  readonly id: string;
+  /** Each collection's state under its own key (`files`, `tasks`, …). */
+  readonly state: Record<string, unknown>;
+  /** Keys of calls the user approved with "always". */
+  readonly approvals: readonly string[];
+}
+
+/**
+ * The state of one conversation: the task list, the undo record, read snapshots, "always"
+ * approvals and background jobs. Everything but live processes survives
+ * `restoreSession(JSON.parse(JSON.stringify(session)))`, so a stateless route handler can
+ * keep a conversation across requests.
+ */
+export class Session {
+  readonly id: string;
+  readonly #state: Map<string, unknown>;
+  readonly #approvals: Set<string>;
+  readonly #closers = new Set<() => void | Promise<void>>();
+  readonly #live = new Map<string, unknown>();
+  #closed = false;
+
+  /** Use {@link createSession} or {@link restoreSession}. */
+  constructor(json?: SessionJSON) {
+    this.id = json?.id ?? randomUUID();
+    this.#state = new Map(Object.entries(json?.state ?? {}).map(([key, value]) => [key, structuredClone(value)]));
+    this.#approvals = new Set(json?.approvals ?? []);
+  }
+
+  /**
+   * A collection's serialisable state, created with `create` on first use. The object is
+   * stored as it is: mutate it in place and it is saved with the session.
+   */
+  state<T>(key: string, create: () => T): T {
+    if (!this.#state.has(key)) this.#state.set(key, create());
+    return this.#state.get(key) as T;
+  }
+
+  /** Replaces a collection's serialisable state. */
+  setState(key: string, value: unknown): void {
+    this.#state.set(key, value);
+  }
+
+  /**
+   * Objects that live only as long as this process (running jobs, locks), created on first
+   * use and never serialised.
+   */
+  live<T>(key: string, create: () => T): T {
+    if (!this.#live.has(key)) this.#live.set(key, create());
+    return this.#live.get(key) as T;
+  }
+
+  /** True when the user answered "always" for calls with this key. */
+  isApproved(key: string): boolean {
+    return this.#approvals.has(key);
+  }
+
+  /** Remembers an "always" decision. */
+  approve(key: string): void {
+    this.#approvals.add(key);
+  }
+
+  /** Keys of every remembered "always" decision. */
+  get approvals(): readonly string[] {
+    return [...this.#approvals];
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Runs `closer` when the session is closed (background jobs register here). Returns a function that unregisters it. */
+  onClose(closer: () => void | Promise<void>): () => void {
+    this.#closers.add(closer);
+    return () => this.#closers.delete(closer);
+  }
+
+  /** Stops everything live in the session: background jobs end here. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const closers = [...this.#closers];
+    this.#closers.clear();
+    await Promise.allSettled(closers.map(async (closer) => closer()));
+  }
+
+  toJSON(): SessionJSON {
+    return {
+      version: 1,
+      id: this.id,
+      state: Object.fromEntries([...this.#state].map(([key, value]) => [key, structuredClone(value)])),
+      approvals: [...this.#approvals],
+    };
+  }
+}
+
+/** Starts a conversation's state. */
+export function createSession(options: { id?: string } = {}): Session {
+  return new Session(options.id === undefined ? undefined : { version: 1, id: options.id, state: {}, approvals: [] });
+}
+
+/**
+ * Brings back a session from `session.toJSON()` (or its JSON text). Running jobs are not
+ * restored; everything else is.
+ */
+export function restoreSession(json: SessionJSON | string): Session {
+  const value: unknown = typeof json === 'string' ? JSON.parse(json) : json;
+  if (!isSessionJSON(value)) {
+    throw new TypeError('Expected the output of `session.toJSON()`: an object with `version: 1`, `id`, `state` and `approvals`.');
+  }
+  return new Session(value);
+}
+
+function isSessionJSON(value: unknown): value is SessionJSON {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return (
+    candidate.version === 1 &&
+    typeof candidate.id === 'string' &&
+    typeof candidate.state === 'object' &&
+    candidate.state !== null &&
+    Array.isArray(candidate.approvals)
+  );
+}
