@@ -82,11 +82,14 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   readonly canRunInBackground?: boolean;
   /**
    * The tool is answered by the user interface, not by `execute` (an ask-user tool without a
-   * callback). Adapters hand it to the client: the AI SDK as a tool without `execute`,
-   * LangGraph through `interrupt()`, OpenAI as a pending call. `execute` is still present and
+   * callback). Adapters hand the call to the client (the AI SDK as a tool without `execute`,
+   * LangGraph through `interrupt()`, OpenAI as a pending call) and turn the client's answer
+   * into the result with `toResult`, which validates it. `execute` is still present and
    * answers with an error for hosts that cannot do that.
    */
-  readonly answeredByClient?: boolean;
+  readonly answeredByClient?: {
+    readonly toResult: (input: z.output<Schema>, answer: unknown) => ToolOutput;
+  };
 }
 
 /** A group of tools with the text they add to the system prompt and to each model call. */
