@@ -60,6 +60,7 @@ export { withPathLock } from './workspace/path-lock.js';
 // Collections: ask the user
 
 // Collections: image
+export type { VisionClient, VisionImage, VisionMediaType, VisionRequest } from './collections/image/vision.js';
 
 // Collections: scratch
 
