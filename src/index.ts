@@ -61,6 +61,13 @@ export { withPathLock } from './workspace/path-lock.js';
 
 // Collections: image
 export type { VisionClient, VisionImage, VisionMediaType, VisionRequest } from './collections/image/vision.js';
+export { createImageTools } from './collections/image/index.js';
+export type { ImageToolsOptions } from './collections/image/options.js';
+export { DEFAULT_MAX_IMAGE_BYTES, DEFAULT_MAX_IMAGES_PER_CALL, MAX_VISION_ANSWER_CHARACTERS } from './collections/image/options.js';
+export { IMAGE_INSTRUCTIONS, QUERY_IMAGE_DESCRIPTION, VISION_SYSTEM_PROMPT } from './collections/image/descriptions.js';
+export { sniffImage } from './collections/image/sniff-image.js';
+export type { SniffedFile } from './collections/image/sniff-image.js';
+export type { QueryImageData } from './collections/image/query-image.js';
 
 // Collections: scratch
 
