@@ -1,0 +1,86 @@
+import type { ModelMessage } from 'ai';
+import { prepareToolCall, type ApprovalMode, type ApprovalOverrides, type ApproveFunction, type Session, type ToolDefinition } from '../../src/index.js';
+
+/**
+ * The `reason` a user interface sends with an approval to mean "always": the call runs and
+ * later calls with the same approval key run unasked for the rest of the session, e.g.
+ * `addToolApprovalResponse({ id, approved: true, reason: APPROVE_ALWAYS_REASON })`.
+ */
+export const APPROVE_ALWAYS_REASON = 'always';
+
+/** What every converted tool needs to know about the host. */
+export interface ApprovalSettings {
+  readonly session: Session;
+  readonly mode?: ApprovalMode;
+  readonly needsApproval?: ApprovalOverrides;
+  readonly onApproval?: ApproveFunction;
+}
+
+/** An approval status in the shape ai v7's `toolApproval` understands. */
+export type AiSdkApprovalStatus = 'not-applicable' | { readonly type: 'user-approval'; readonly reason?: string };
+
+/**
+ * The per-tool `toolApproval` map for ai v7's `generateText`, `streamText` and
+ * `ToolLoopAgent`. Each entry asks the core, so policy refusals and plan mode never ask.
+ */
+export type AiSdkToolApproval = Record<string, (input: unknown, options: { toolCallId: string }) => Promise<AiSdkApprovalStatus>>;
+
+/**
+ * The approval request for this call when the SDK must ask a person, else `undefined` (it
+ * runs unasked, or it is refused and `execute` reports why).
+ */
+export async function approvalDescription(
+  tool: ToolDefinition<any>,
+  input: unknown,
+  toolCallId: string,
+  settings: ApprovalSettings,
+): Promise<string | undefined> {
+  try {
+    const prepared = await prepareToolCall(tool, input, { ...settings, toolCallId });
+    return prepared.status === 'needs-approval' ? prepared.request.description : undefined;
+  } catch {
+    // A failing policy check is reported by `execute`, where runTool turns it into a result.
+    return undefined;
+  }
+}
+
+/** The v7 `toolApproval` map for the toolbelt's tools (empty when `onApproval` asks instead). */
+export function createToolApproval(tools: ReadonlyMap<string, ToolDefinition<any>>, settings: ApprovalSettings): AiSdkToolApproval {
+  const approval: AiSdkToolApproval = {};
+  if (settings.onApproval !== undefined) return approval;
+  for (const [name, tool] of tools) {
+    if (tool.answeredByClient !== undefined) continue;
+    approval[name] = async (input, { toolCallId }) => {
+      const reason = await approvalDescription(tool, input, toolCallId, settings);
+      return reason === undefined ? 'not-applicable' : { type: 'user-approval', reason };
+    };
+  }
+  return approval;
+}
+
+/**
+ * The user's answer to the SDK's approval request for this tool call, found in the messages
+ * the SDK hands to `execute` when it resumes after `addToolApprovalResponse`.
+ */
+export function findApprovalResponse(
+  messages: readonly ModelMessage[],
+  toolCallId: string,
+): { approved: boolean; reason?: string } | undefined {
+  let approvalId: string | undefined;
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-approval-request' && part.toolCallId === toolCallId) approvalId = part.approvalId;
+    }
+  }
+  if (approvalId === undefined) return undefined;
+  for (const message of messages) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-approval-response' && part.approvalId === approvalId) {
+        return part.reason === undefined ? { approved: part.approved } : { approved: part.approved, reason: part.reason };
+      }
+    }
+  }
+  return undefined;
+}

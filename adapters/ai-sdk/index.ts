@@ -1,0 +1,88 @@
+/** @module agent-toolbelt/ai-sdk: the toolbelt's tools, approvals and context for the Vercel AI SDK (ai v6 and v7). */
+import type { LanguageModelMiddleware, Tool } from 'ai';
+import {
+  assertApprovalMode,
+  collectInstructions,
+  collectTools,
+  Session,
+  type ApprovalMode,
+  type ApprovalOverrides,
+  type ApproveFunction,
+  type ToolCollection,
+} from '../../src/index.js';
+import { createToolApproval, type AiSdkToolApproval } from './approval.js';
+import { createContextMiddleware } from './middleware.js';
+import { toAiSdkTool, type AiSdkToolOutput } from './tools.js';
+
+export { APPROVE_ALWAYS_REASON } from './approval.js';
+export type { AiSdkApprovalStatus, AiSdkToolApproval } from './approval.js';
+export type { AiSdkToolOutput } from './tools.js';
+export { aiSdkVision } from './vision.js';
+
+/** How {@link toAiSdk} hands the collections to the AI SDK. */
+export interface AiSdkOptions {
+  /** The conversation's state: task list, undo record, "always" approvals, background jobs. */
+  readonly session: Session;
+  /**
+   * Asks a person inside `execute` and waits for the answer (terminal apps). Without it the
+   * SDK's own approval flow asks: `tool-approval-request` parts, `addToolApprovalResponse`.
+   */
+  readonly onApproval?: ApproveFunction;
+  /** @default 'ask' */
+  readonly mode?: ApprovalMode;
+  /** Per-tool overrides of the approval default, by tool name. */
+  readonly needsApproval?: ApprovalOverrides;
+}
+
+/** What {@link toAiSdk} returns: everything a `generateText`, `streamText` or `ToolLoopAgent` call needs. */
+export interface AiSdkToolbelt {
+  /** A ToolSet keyed by tool name; each tool returns an {@link AiSdkToolOutput} (client-answered tools have no `execute`). */
+  readonly tools: Record<string, Tool<any, any>>;
+  /** For `wrapLanguageModel({ model, middleware })`: the context message and the denial wording. */
+  readonly middleware: LanguageModelMiddleware;
+  /** The collections' instructions, for `system` / `instructions`. */
+  readonly instructions: string;
+  /** ai v7's `toolApproval` setting for the same tools (empty with `onApproval`). */
+  readonly toolApproval: AiSdkToolApproval;
+}
+
+/**
+ * Hands toolbelt collections to the Vercel AI SDK. Every call goes through the core's
+ * `runTool` with the session, the tool call id and the abort signal; the model reads the
+ * result's `text`, user interfaces get the whole {@link AiSdkToolOutput}.
+ *
+ * Calls that need approval are asked through the SDK's flow (`needsApproval` on each tool,
+ * honoured by ai v6 and v7, plus `toolApproval` for v7), or through `onApproval` when given.
+ * Policy refusals and plan mode refuse without asking.
+ *
+ * @example
+ * const belt = toAiSdk([files, shell, tasks], { session });
+ * const model = wrapLanguageModel({ model: openai('gpt-5.1'), middleware: belt.middleware });
+ * await generateText({ model, system: belt.instructions, tools: belt.tools, prompt, stopWhen: stepCountIs(20) });
+ */
+export function toAiSdk(collections: readonly ToolCollection[], options: AiSdkOptions): AiSdkToolbelt {
+  const settings = validateOptions(collections, options);
+  const definitions = collectTools(collections);
+  const tools: Record<string, Tool<any, any>> = {};
+  for (const [name, tool] of definitions) tools[name] = toAiSdkTool(tool, settings);
+  return {
+    tools,
+    middleware: createContextMiddleware(collections, settings.session, new Set(definitions.keys())),
+    instructions: collectInstructions(collections),
+    toolApproval: createToolApproval(definitions, settings),
+  };
+}
+
+function validateOptions(collections: readonly ToolCollection[], options: AiSdkOptions): AiSdkOptions {
+  if (!Array.isArray(collections)) {
+    throw new TypeError(`Expected \`toAiSdk\` to get an array of tool collections, got \`${String(collections)}\` (${typeof collections}).`);
+  }
+  if (typeof options !== 'object' || options === null || !(options.session instanceof Session)) {
+    throw new TypeError('Expected the `session` option to be a Session from `createSession()` or `restoreSession()`.');
+  }
+  if (options.onApproval !== undefined && typeof options.onApproval !== 'function') {
+    throw new TypeError(`Expected the \`onApproval\` option to be a function, got \`${String(options.onApproval)}\` (${typeof options.onApproval}).`);
+  }
+  assertApprovalMode(options.mode);
+  return options;
+}
