@@ -1,0 +1,80 @@
+import type { RunnableConfig } from '@langchain/core/runnables';
+import {
+  errorResult,
+  normalizeOutput,
+  prepareToolCall,
+  runTool,
+  type ApprovalDecision,
+  type ApprovalMode,
+  type ApprovalOverrides,
+  type ApproveFunction,
+  type RunToolResult,
+  type Session,
+  type ToolDefinition,
+} from '../../src/index.js';
+import { canPause, CANNOT_PAUSE, pauseForAnswer, type InterruptedToolCall } from './interrupts.js';
+
+/** The approval settings every call of one adapter shares. */
+export interface CallSettings {
+  readonly onApproval?: ApproveFunction;
+  readonly mode?: ApprovalMode;
+  readonly needsApproval?: ApprovalOverrides;
+}
+
+/** One call as LangChain hands it over. */
+export interface LangChainCall {
+  readonly toolCallId: string;
+  readonly args: unknown;
+  readonly session: Session;
+  readonly config: RunnableConfig | undefined;
+}
+
+/**
+ * Runs one call through the core's `runTool`. A call that needs approval asks `onApproval`
+ * when the host gave one, else pauses the graph with an approval interrupt; an
+ * `ask_user_question` without a callback pauses with a question interrupt. Never throws but
+ * for LangGraph's own interrupt.
+ */
+export async function runCall(tool: ToolDefinition<any>, call: LangChainCall, settings: CallSettings): Promise<RunToolResult> {
+  const options = {
+    session: call.session,
+    toolCallId: call.toolCallId,
+    signal: call.config?.signal,
+    mode: settings.mode,
+    needsApproval: settings.needsApproval,
+  };
+  if (settings.onApproval !== undefined) return runTool(tool, call.args, { ...options, approve: settings.onApproval });
+
+  let prepared;
+  try {
+    prepared = await prepareToolCall(tool, call.args, options);
+  } catch (error) {
+    return errorResult(tool.name, error);
+  }
+  if (prepared.status === 'done') return prepared.result;
+  const toolCall: InterruptedToolCall = { id: call.toolCallId, name: tool.name, args: prepared.input };
+
+  // Asking the user is their say in the matter: a question needs no approval of its own.
+  if (tool.answeredByClient !== undefined) {
+    const answer = pauseForAnswer(call.config, call.toolCallId, { type: 'question', toolCall, questions: prepared.input.questions });
+    if (answer === CANNOT_PAUSE) return runTool(tool, call.args, options);
+    try {
+      return normalizeOutput(await tool.answeredByClient.toResult(prepared.input, answer));
+    } catch (error) {
+      return errorResult(tool.name, error);
+    }
+  }
+  if (prepared.status === 'ready') return runTool(tool, call.args, options);
+
+  const { kind, description, canAlwaysApprove } = prepared.request;
+  const decision = pauseForAnswer(call.config, call.toolCallId, { type: 'approval', toolCall, kind, description, canAlwaysApprove });
+  if (decision === CANNOT_PAUSE) {
+    return canPause(call.config) ? { text: batchedApprovalText(tool.name), isError: true } : runTool(tool, call.args, options);
+  }
+  return runTool(tool, call.args, { ...options, approve: () => decision as ApprovalDecision });
+}
+
+/** The text the model reads when a call needing approval came in a batch that cannot pause for it. */
+export function batchedApprovalText(toolName: string): string {
+  return `${toolName} needs the user's approval, and this graph can only ask for it when ${toolName} is called on its own, not together with other tools in one step. It was not run. Call ${toolName} again by itself.`;
+}
