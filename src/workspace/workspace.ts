@@ -346,7 +346,13 @@ export class Workspace {
     const stats = await this.lstatOrUndefined(directory);
     const shown = this.display(directory);
     if (stats === undefined) {
-      await fs.mkdir(directory);
+      try {
+        await fs.mkdir(directory);
+      } catch (error) {
+        // A concurrent call made it first: check whatever is there now.
+        if (errorCode(error) !== 'EEXIST') throw error;
+        await this.#ensureRealDirectory(directory);
+      }
       return;
     }
     if (stats.isSymbolicLink()) {
