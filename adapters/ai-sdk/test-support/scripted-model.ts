@@ -29,7 +29,7 @@ export function scriptedModel(script: readonly ScriptEntry[], Mock: MockConstruc
     const entry = script[turn++] ?? { text: 'Done.' };
     return typeof entry === 'function' ? entry(prompt) : entry;
   };
-  const content = (step: ScriptStep) => [
+  const content = (step: ScriptStep): any[] => [
     ...(step.text === undefined ? [] : [{ type: 'text', text: step.text }]),
     ...(step.toolCalls ?? []).map((call, index) => ({
       type: 'tool-call',
