@@ -1,0 +1,132 @@
+/** @module agent-toolbelt/openai: OpenAI function specs and a dispatcher for Chat Completions and the Responses API, with no dependency on the `openai` package. */
+import {
+  assertApprovalMode,
+  collectContext,
+  collectInstructions,
+  collectTools,
+  createSession,
+  Session,
+  type ToolCollection,
+} from '../../src/index.js';
+import { dispatchCalls, resolvePendingCalls, type DispatchContext, type ModelCall } from './dispatcher.js';
+import { toChatMessages, toResponsesItems } from './messages.js';
+import { apiTool, functionSpec } from './specs.js';
+import type {
+  ChatToolCall,
+  HandledToolCalls,
+  OpenAIApi,
+  OpenAIToolbelt,
+  ResponsesFunctionCall,
+  ToOpenAIOptions,
+  ToolCallOutcome,
+} from './types.js';
+
+/**
+ * Hands collections to OpenAI function calling: `tools` for the request, `handleToolCalls`
+ * to run what the model called and get the messages (chat) or input items (responses) to
+ * send back, `contextMessage()` to append last before each call, and `instructions` for the
+ * system prompt. Every call goes through the core's `runTool`.
+ *
+ * @example
+ * const belt = toOpenAI([files, shell], { api: 'chat', session });
+ * const completion = await client.chat.completions.create({ model, messages, tools: belt.tools });
+ * const { messages: results } = await belt.handleToolCalls(completion.choices[0].message.tool_calls);
+ */
+export function toOpenAI<Api extends OpenAIApi>(collections: readonly ToolCollection[], options: ToOpenAIOptions<Api>): OpenAIToolbelt<Api> {
+  const api = validateOptions(options);
+  const session = options.session ?? createSession();
+  const all = collections;
+  const tools = collectTools(all);
+  const specs = [...tools.values()].map((tool) => functionSpec(tool, options.strict ?? true));
+  const schemas = new Map(specs.map((spec) => [spec.name, spec.looseSchema]));
+  const format = (outcomes: readonly ToolCallOutcome[]) => (api === 'chat' ? toChatMessages(outcomes) : toResponsesItems(outcomes));
+  const context = (signal?: AbortSignal): DispatchContext => ({
+    tools,
+    schemas,
+    session,
+    onApproval: options.onApproval,
+    mode: options.mode,
+    needsApproval: options.needsApproval,
+    signal,
+  });
+
+  const belt = {
+    tools: specs.map((spec) => apiTool(spec, api)),
+    instructions: collectInstructions(all),
+    session,
+    async handleToolCalls(calls: readonly (ChatToolCall | ResponsesFunctionCall)[] | null | undefined, callOptions: { signal?: AbortSignal } = {}) {
+      const modelCalls = api === 'chat' ? fromChat((calls ?? []) as readonly ChatToolCall[]) : fromResponses((calls ?? []) as readonly ResponsesFunctionCall[]);
+      const { outcomes, pending } = await dispatchCalls(modelCalls, context(callOptions.signal));
+      return { messages: format(outcomes), pending, outcomes };
+    },
+    async resolvePending(handled: HandledToolCalls<unknown>, answers: Record<string, unknown>, callOptions: { signal?: AbortSignal } = {}) {
+      const { outcomes, pending } = await resolvePendingCalls(handled.outcomes, handled.pending, answers, context(callOptions.signal));
+      return { messages: format(outcomes), pending, outcomes };
+    },
+    async contextMessage() {
+      const text = await collectContext(all, session);
+      return text === undefined ? null : { role: options.contextRole ?? 'user', content: `<context>\n${text}\n</context>` };
+    },
+  };
+  return belt as unknown as OpenAIToolbelt<Api>;
+}
+
+function validateOptions(options: ToOpenAIOptions): OpenAIApi {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError("Expected an options object with `api: 'chat'` or `api: 'responses'`.");
+  }
+  if (options.api !== 'chat' && options.api !== 'responses') {
+    throw new TypeError(`Expected the \`api\` option to be 'chat' or 'responses', got \`${String(options.api)}\`.`);
+  }
+  if (options.strict !== undefined && typeof options.strict !== 'boolean') {
+    throw new TypeError(`Expected the \`strict\` option to be a boolean, got \`${String(options.strict)}\` (${typeof options.strict}).`);
+  }
+  if (options.session !== undefined && !(options.session instanceof Session)) {
+    throw new TypeError('Expected the `session` option to be a Session from `createSession()` or `restoreSession()`.');
+  }
+  if (options.onApproval !== undefined && typeof options.onApproval !== 'function') {
+    throw new TypeError(`Expected the \`onApproval\` option to be a function, got \`${String(options.onApproval)}\` (${typeof options.onApproval}).`);
+  }
+  if (options.contextRole !== undefined && options.contextRole !== 'user' && options.contextRole !== 'developer') {
+    throw new TypeError(`Expected the \`contextRole\` option to be 'user' or 'developer', got \`${String(options.contextRole)}\`.`);
+  }
+  assertApprovalMode(options.mode);
+  return options.api;
+}
+
+/** Chat `tool_calls`; a call that is not a function call is answered with an error by name. */
+function fromChat(calls: readonly ChatToolCall[]): ModelCall[] {
+  return calls.map((call) => ({
+    callId: call.id,
+    name: call.function?.name ?? `(${call.type ?? 'unknown'} call)`,
+    arguments: call.function?.arguments ?? '',
+  }));
+}
+
+/** `function_call` items of a Responses output; messages, reasoning and other items are skipped. */
+function fromResponses(items: readonly ResponsesFunctionCall[]): ModelCall[] {
+  return items
+    .filter((item) => item.type === 'function_call')
+    .map((item) => ({ callId: item.call_id ?? '', name: item.name ?? '', arguments: item.arguments ?? '' }));
+}
+
+export { OPENAI_FUNCTION_NAME_PATTERN } from './specs.js';
+export { dropNullOptionals, toFunctionParameters, toLooseParameters } from './strict-schema.js';
+export type { FunctionParameters, JsonSchema } from './strict-schema.js';
+export type {
+  ChatFunctionTool,
+  ChatResultMessage,
+  ChatToolCall,
+  FunctionCallOutputItem,
+  HandledToolCalls,
+  OpenAIApi,
+  OpenAIToolbelt,
+  PendingAnswers,
+  PendingToolCall,
+  ResponsesFunctionCall,
+  ResponsesFunctionTool,
+  ToOpenAIOptions,
+  ToolCallOutcome,
+} from './types.js';
+export { openaiVision } from './vision.js';
+export type { OpenAIChatClient } from './vision.js';

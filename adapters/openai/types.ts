@@ -1,0 +1,155 @@
+import type {
+  ApprovalDecision,
+  ApprovalMode,
+  ApprovalOverrides,
+  ApprovalRequest,
+  ApproveFunction,
+  Session,
+  ToolResult,
+} from '../../src/index.js';
+import type { JsonSchema } from './strict-schema.js';
+
+/** Which OpenAI API the specs and messages are shaped for. */
+export type OpenAIApi = 'chat' | 'responses';
+
+/** Options of {@link toOpenAI}. */
+export interface ToOpenAIOptions<Api extends OpenAIApi = OpenAIApi> {
+  /** `chat` for Chat Completions, `responses` for the Responses API. */
+  readonly api: Api;
+  /**
+   * Send strict-mode specs. A tool whose schema strict mode cannot express is sent with
+   * `strict: false` and a console warning.
+   * @default true
+   */
+  readonly strict?: boolean;
+  /** The conversation's state. @default a new session, exposed as `belt.session` */
+  readonly session?: Session;
+  /**
+   * Asks a person about a call that needs approval, while `handleToolCalls` waits. Without it,
+   * such calls come back in `pending` for the host to answer with `resolvePending`.
+   */
+  readonly onApproval?: ApproveFunction;
+  /** Tools that may run as background jobs (adds `run_in_background` and the job tools). */
+  readonly background?: readonly string[];
+  /** @default 'ask' */
+  readonly mode?: ApprovalMode;
+  /** Per-tool overrides of the approval default, by tool name. */
+  readonly needsApproval?: ApprovalOverrides;
+  /**
+   * The role of the message `contextMessage()` returns. `developer` suits OpenAI's own models;
+   * `user` works with every OpenAI-compatible server.
+   * @default 'user'
+   */
+  readonly contextRole?: 'user' | 'developer';
+}
+
+/** A Chat Completions function spec. */
+export interface ChatFunctionTool {
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly description: string; readonly parameters: JsonSchema; readonly strict: boolean };
+}
+
+/** A Responses API function spec. */
+export interface ResponsesFunctionTool {
+  readonly type: 'function';
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+  readonly strict: boolean;
+}
+
+/** A tool call from a Chat Completions assistant message (`message.tool_calls[i]`). */
+export interface ChatToolCall {
+  readonly id: string;
+  readonly type?: string;
+  readonly function?: { readonly name: string; readonly arguments: string };
+}
+
+/** A `function_call` item from a Responses API `response.output`. Other items are ignored. */
+export interface ResponsesFunctionCall {
+  readonly type: string;
+  readonly call_id?: string;
+  readonly name?: string;
+  readonly arguments?: string;
+}
+
+/** A Chat Completions message the dispatcher produces. */
+export type ChatResultMessage =
+  | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string }
+  | {
+      readonly role: 'user';
+      readonly content: ReadonlyArray<
+        { readonly type: 'text'; readonly text: string } | { readonly type: 'image_url'; readonly image_url: { readonly url: string } }
+      >;
+    };
+
+/** A Responses API `function_call_output` input item. */
+export interface FunctionCallOutputItem {
+  readonly type: 'function_call_output';
+  readonly call_id: string;
+  readonly output:
+    | string
+    | ReadonlyArray<{ readonly type: 'input_text'; readonly text: string } | { readonly type: 'input_image'; readonly image_url: string; readonly detail: 'auto' }>;
+}
+
+/** A call the host has to answer before the conversation can go on. */
+export type PendingToolCall =
+  | {
+      /** The call needs a person's approval: answer with an {@link ApprovalDecision}. */
+      readonly type: 'approval';
+      readonly callId: string;
+      readonly toolName: string;
+      readonly input: Record<string, unknown>;
+      readonly request: ApprovalRequest;
+    }
+  | {
+      /** The user interface answers this call (ask_user_question): answer with the client's answer. */
+      readonly type: 'client';
+      readonly callId: string;
+      readonly toolName: string;
+      readonly input: Record<string, unknown>;
+    };
+
+/** One call's outcome, in call order; `result` is missing while the call is pending. */
+export interface ToolCallOutcome {
+  readonly callId: string;
+  readonly toolName: string;
+  readonly result?: ToolResult;
+}
+
+/** Answers for pending calls, by `callId`: an {@link ApprovalDecision} or a client's answer. */
+export type PendingAnswers = Readonly<Record<string, ApprovalDecision | unknown>>;
+
+/** What `handleToolCalls` returns. Plain JSON: it can be stored between requests. */
+export interface HandledToolCalls<Message> {
+  /**
+   * The results as messages (chat) or input items (responses), in call order. While `pending`
+   * is not empty it holds only the finished calls: answer the pending ones with
+   * `resolvePending` before sending anything to the model.
+   */
+  readonly messages: Message[];
+  readonly pending: PendingToolCall[];
+  readonly outcomes: ToolCallOutcome[];
+}
+
+/** What {@link toOpenAI} returns for one API. */
+export interface OpenAIToolbelt<Api extends OpenAIApi> {
+  /** The request's `tools`. */
+  readonly tools: Api extends 'chat' ? ChatFunctionTool[] : ResponsesFunctionTool[];
+  /** Text for the system prompt (`instructions` in the Responses API). */
+  readonly instructions: string;
+  readonly session: Session;
+  /** Runs the model's calls and returns their results. Never throws for anything the model sent. */
+  handleToolCalls(
+    calls: Api extends 'chat' ? readonly ChatToolCall[] | null | undefined : readonly ResponsesFunctionCall[] | null | undefined,
+    options?: { readonly signal?: AbortSignal },
+  ): Promise<HandledToolCalls<Api extends 'chat' ? ChatResultMessage : FunctionCallOutputItem>>;
+  /** Answers pending calls (approvals run or are refused) and returns every result in call order. */
+  resolvePending(
+    handled: HandledToolCalls<Api extends 'chat' ? ChatResultMessage : FunctionCallOutputItem>,
+    answers: PendingAnswers,
+    options?: { readonly signal?: AbortSignal },
+  ): Promise<HandledToolCalls<Api extends 'chat' ? ChatResultMessage : FunctionCallOutputItem>>;
+  /** A message holding the collections' context (date, tasks, finished jobs) to append last, or `null`. */
+  contextMessage(): Promise<{ role: 'user' | 'developer'; content: string } | null>;
+}
