@@ -1,0 +1,56 @@
+import { readlink } from 'node:fs/promises';
+import { z } from 'zod';
+import { ToolError } from '../../errors/tool-error.js';
+import { defineTool } from '../../tool.js';
+import { backupBeforeChange, refusePrivate, withPathLocks, type WriteToolsContext } from './write-guards.js';
+import { forgetRead } from './read-state.js';
+import { recordChange } from './undo.js';
+import { DELETE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
+
+const deleteFileInput = z.object({
+  path: z.string().describe(WRITE_FIELDS.deletePath),
+});
+
+/** `delete_file`: deletes one file, or a symbolic link itself (never its target). Folders are refused. */
+export function createDeleteFileTool(context: WriteToolsContext) {
+  const { workspace } = context;
+  return defineTool({
+    name: 'delete_file',
+    description: DELETE_FILE_DESCRIPTION,
+    kind: 'delete',
+    input: deleteFileInput,
+    needsApproval: true,
+    describeCall: (input) => `Delete ${input.path}`,
+    execute: async (input, { session }) => {
+      const resolved = await workspace.resolve(input.path, { followFinalLink: false });
+      const shown = resolved.relative;
+      refusePrivate(workspace, resolved.absolute, shown);
+
+      return withPathLocks([resolved.absolute], async () => {
+        const stats = await workspace.lstatOrUndefined(resolved.absolute);
+        if (stats === undefined) {
+          throw new ToolError(`\`${shown}\` does not exist, so nothing was deleted. Check the path with find_files or list_directory.`);
+        }
+        if (stats.isDirectory()) {
+          throw new ToolError(`\`${shown}\` is a folder; delete_file deletes only files and symbolic links, so nothing was deleted. Delete the files in it one by one, or ask the user.`);
+        }
+        if (stats.isSymbolicLink()) {
+          // No copy is needed: the link's target, kept in the undo record, is all there is to it.
+          const target = await readlink(resolved.absolute);
+          await workspace.remove(resolved.absolute);
+          if (context.keepBackups) recordChange(session, workspace, { type: 'delete-link', path: shown, target });
+          return { text: `Deleted the symbolic link \`${shown}\` (its target \`${target}\` was not touched).`, data: { path: shown, link: target } };
+        }
+        if (!stats.isFile()) {
+          throw new ToolError(`\`${shown}\` is not a regular file (a device, socket or pipe), so delete_file left it alone. Ask the user to remove it.`);
+        }
+        const bytes = context.keepBackups ? await workspace.readFile(resolved.absolute) : undefined;
+        const backup = bytes === undefined ? undefined : await backupBeforeChange(context, shown, bytes);
+        await workspace.remove(resolved.absolute);
+        forgetRead(session, resolved.absolute);
+        if (backup !== undefined) recordChange(session, workspace, { type: 'delete', path: shown, backup, mode: stats.mode & 0o7777 });
+        return { text: `Deleted \`${shown}\`.${backup === undefined ? '' : ` A copy is kept at \`${backup}\`.`}`, data: { path: shown, backup } };
+      });
+    },
+  });
+}

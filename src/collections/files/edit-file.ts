@@ -1,0 +1,126 @@
+import { createTwoFilesPatch, diffLines } from 'diff';
+import { z } from 'zod';
+import { ToolError } from '../../errors/tool-error.js';
+import { defineTool } from '../../tool.js';
+import { closestLines, linesOfSpans, replaceExactText } from './edit-text.js';
+import { recordWrite } from './read-state.js';
+import { decodeTextFile, encodeTextFile } from './text-file.js';
+import { recordChange } from './undo.js';
+import { EDIT_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
+import {
+  backupBeforeChange,
+  contentHash,
+  formatNumberedLines,
+  lineRange,
+  plural,
+  refusePrivate,
+  requireFreshRead,
+  withPathLocks,
+  type WriteToolsContext,
+} from './write-guards.js';
+
+/** Changed lines shown in an `edit_file` reply; more are counted, not shown. */
+export const MAX_EDIT_REPLY_LINES = 60;
+/** Computing the diff for `data.diff` stops after this long (a huge rewrite); the edit itself is not affected. */
+const DIFF_TIMEOUT_MS = 500;
+
+const editFileInput = z.object({
+  path: z.string().describe(WRITE_FIELDS.path),
+  old_string: z.string().describe(WRITE_FIELDS.oldString),
+  new_string: z.string().describe(WRITE_FIELDS.newString),
+  replace_all: z.boolean().optional().describe(WRITE_FIELDS.replaceAll),
+});
+
+/** `edit_file`: exact, literal text replacement in a file the session has read. */
+export function createEditFileTool(context: WriteToolsContext) {
+  const { workspace } = context;
+  return defineTool({
+    name: 'edit_file',
+    description: EDIT_FILE_DESCRIPTION,
+    kind: 'edit',
+    input: editFileInput,
+    describeCall: (input) => `Edit ${input.path}${input.replace_all ? ' (every occurrence)' : ''}:\n${snippetDiff(input.old_string, input.new_string)}`,
+    execute: async (input, { session }) => {
+      if (input.old_string === '') {
+        throw new ToolError(
+          'old_string is empty, so there is nothing to find. Copy the exact text to replace from read_file output; to make a new file use create_file, to replace a whole file use write_file.',
+        );
+      }
+      if (input.old_string === input.new_string) {
+        throw new ToolError('old_string and new_string are identical, so the edit would change nothing. Give the new text in new_string.');
+      }
+      const resolved = await workspace.resolveFile(input.path);
+      const shown = resolved.relative;
+      refusePrivate(workspace, resolved.absolute, shown);
+
+      return withPathLocks([resolved.absolute], async () => {
+        const stats = await workspace.statOrUndefined(resolved.absolute);
+        if (stats === undefined) throw new ToolError(`\`${shown}\` no longer exists. Check the path with find_files.`);
+        const bytes = await workspace.readFile(resolved.absolute);
+        const decoded = decodeTextFile(bytes);
+        if ('problem' in decoded) {
+          throw new ToolError(`\`${shown}\` is not UTF-8 text (${decoded.problem}), so edit_file cannot change it without damaging it. Leave it as it is or ask the user.`);
+        }
+        requireFreshRead(session, resolved.absolute, stats, shown, { toolName: 'edit_file', whole: false });
+
+        const outcome = replaceExactText(decoded.text, input.old_string, input.new_string, input.replace_all ?? false);
+        if (outcome.type === 'ambiguous') {
+          throw new ToolError(
+            `old_string occurs ${plural(outcome.occurrences, 'time')} in \`${shown}\`, so edit_file did not know which one to change. Add surrounding lines to old_string until it occurs exactly once, or set replace_all to true to change every occurrence.`,
+          );
+        }
+        if (outcome.type === 'not-found') throw new ToolError(notFoundMessage(decoded.text, input.old_string, shown, context.maxLineLength));
+
+        const newBytes = encodeTextFile(outcome.text, decoded.bom);
+        const backup = await backupBeforeChange(context, shown, bytes);
+        await workspace.writeFileAtomic(resolved.absolute, newBytes);
+        const after = await workspace.statOrUndefined(resolved.absolute);
+        if (after !== undefined) recordWrite(session, resolved.absolute, after);
+        if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: shown, backup, after: contentHash(newBytes) });
+
+        const changed = linesOfSpans(outcome.text, outcome.spans);
+        const lines = [`Edited \`${shown}\`: ${plural(outcome.replacements, 'replacement')}. The changed lines now read:`];
+        let shownLines = 0;
+        let hiddenLines = 0;
+        for (const group of changed) {
+          const room = MAX_EDIT_REPLY_LINES - shownLines;
+          if (room <= 0) {
+            hiddenLines += group.lines.length;
+            continue;
+          }
+          if (shownLines > 0) lines.push('…');
+          const part = { first: group.first, last: Math.min(group.last, group.first + room - 1), lines: group.lines.slice(0, room) };
+          lines.push(formatNumberedLines(part, context.maxLineLength));
+          shownLines += part.lines.length;
+          hiddenLines += group.lines.length - part.lines.length;
+        }
+        if (hiddenLines > 0) lines.push(`… and ${plural(hiddenLines, 'more changed line')}; read the file to see them.`);
+        const diff = createTwoFilesPatch(shown, shown, decoded.text, outcome.text, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS });
+        return {
+          text: lines.join('\n'),
+          data: { path: shown, replacements: outcome.replacements, changedLines: changed.map(lineRange), diff, backup },
+        };
+      });
+    },
+  });
+}
+
+function notFoundMessage(text: string, oldString: string, shown: string, maxLineLength: number): string {
+  const closest = closestLines(text, oldString);
+  if (closest === undefined) {
+    return `old_string was not found in \`${shown}\`, and no lines there resemble it. Read the file again with read_file and copy the text exactly, including whitespace and indentation.`;
+  }
+  const where = closest.first === closest.last ? `The closest line is ${closest.first}` : `The closest lines are ${lineRange(closest)}`;
+  return `old_string was not found in \`${shown}\`. ${where}:\n${formatNumberedLines(closest, maxLineLength)}\nRead the file again with read_file and copy the text exactly, including whitespace and indentation (without the "N: " prefixes).`;
+}
+
+/** `-`/`+` lines for an approval prompt: what the edit takes out and puts in. */
+function snippetDiff(oldString: string, newString: string): string {
+  const withNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
+  return diffLines(withNewline(oldString), withNewline(newString))
+    .flatMap((part) => {
+      const marker = part.added ? '+' : part.removed ? '-' : ' ';
+      return part.value.replace(/\n$/, '').split('\n').map((line) => `${marker}${line}`);
+    })
+    .join('\n');
+}

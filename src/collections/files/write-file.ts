@@ -1,0 +1,80 @@
+import { createTwoFilesPatch } from 'diff';
+import { z } from 'zod';
+import { PathError } from '../../errors/path-error.js';
+import { ToolError } from '../../errors/tool-error.js';
+import { defineTool } from '../../tool.js';
+import { prevailingLineEnding, withLineEnding } from './line-endings.js';
+import { recordWrite } from './read-state.js';
+import { decodeTextFile, encodeTextFile, hasBom } from './text-file.js';
+import { recordChange } from './undo.js';
+import { WRITE_FIELDS, WRITE_FILE_DESCRIPTION } from './write-descriptions.js';
+import { backupBeforeChange, contentHash, plural, refusePrivate, requireFreshRead, withPathLocks, type WriteToolsContext } from './write-guards.js';
+
+const DIFF_TIMEOUT_MS = 500;
+
+const writeFileInput = z.object({
+  path: z.string().describe(WRITE_FIELDS.path),
+  content: z.string().describe(WRITE_FIELDS.writeContent),
+});
+
+/**
+ * `write_file`: replaces the whole content of an existing file the session read in full.
+ * Keeps the file's permissions and byte order mark, and its CRLF line endings when the new
+ * content has only LF line breaks (what models write); content with any CRLF is written as given.
+ */
+export function createWriteFileTool(context: WriteToolsContext) {
+  const { workspace } = context;
+  return defineTool({
+    name: 'write_file',
+    description: WRITE_FILE_DESCRIPTION,
+    kind: 'edit',
+    input: writeFileInput,
+    needsApproval: true,
+    describeCall: (input) => `Overwrite ${input.path} with ${plural(countLines(input.content), 'line')} (${plural(input.content.length, 'character')})`,
+    execute: async (input, { session }) => {
+      const resolved = await workspace.resolveFile(input.path).catch((error: unknown) => {
+        if (error instanceof PathError && error.reason === 'not-found') {
+          throw new ToolError(`\`${error.path}\` does not exist; write_file only replaces existing files. Use create_file to make a new one.`, { cause: error });
+        }
+        throw error;
+      });
+      const shown = resolved.relative;
+      refusePrivate(workspace, resolved.absolute, shown);
+
+      return withPathLocks([resolved.absolute], async () => {
+        const stats = await workspace.statOrUndefined(resolved.absolute);
+        if (stats === undefined) throw new ToolError(`\`${shown}\` no longer exists. Use create_file to make it again.`);
+        requireFreshRead(session, resolved.absolute, stats, shown, { toolName: 'write_file', whole: true });
+        const bytes = await workspace.readFile(resolved.absolute);
+        const decoded = decodeTextFile(bytes);
+        const before = 'problem' in decoded ? undefined : decoded.text;
+        // A CRLF file stays CRLF when the model wrote plain LF; content with CRLF in it is taken as meant.
+        const crlfFile = before !== undefined && prevailingLineEnding(before) === '\r\n';
+        const text = crlfFile && !input.content.includes('\r\n') ? withLineEnding(input.content, '\r\n') : input.content;
+        const keepBom = hasBom(bytes) && !text.startsWith('\uFEFF');
+        const newBytes = encodeTextFile(text, keepBom);
+        if (newBytes.equals(bytes)) {
+          return { text: `\`${shown}\` already has exactly this content; nothing was written.`, data: { path: shown, unchanged: true } };
+        }
+
+        const backup = await backupBeforeChange(context, shown, bytes);
+        await workspace.writeFileAtomic(resolved.absolute, newBytes);
+        const after = await workspace.statOrUndefined(resolved.absolute);
+        if (after !== undefined) recordWrite(session, resolved.absolute, after);
+        if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: shown, backup, after: contentHash(newBytes) });
+
+        const diff = before === undefined ? undefined : createTwoFilesPatch(shown, shown, before, text, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS });
+        const kept = [keepBom ? 'byte order mark' : undefined, crlfFile ? 'CRLF line endings' : undefined].filter((part) => part !== undefined);
+        return {
+          text: `Wrote \`${shown}\` (${plural(countLines(text), 'line')})${kept.length > 0 ? `, keeping its ${kept.join(' and ')}` : ''}.`,
+          data: { path: shown, diff, backup },
+        };
+      });
+    },
+  });
+}
+
+function countLines(content: string): number {
+  if (content === '') return 0;
+  return content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+}

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import type { Stats } from 'node:fs';
+import { ToolError } from '../../errors/tool-error.js';
+import type { Session } from '../../session.js';
+import { withPathLock } from '../../workspace/path-lock.js';
+import type { Workspace } from '../../workspace/workspace.js';
+import { saveBackup } from './backups.js';
+import type { NumberedLines } from './edit-text.js';
+import { changedSince, readSnapshot } from './read-state.js';
+import { cutLine } from './text.js';
+
+/** What every writing tool is built with: the collection's options after validation. */
+export interface WriteToolsContext {
+  readonly workspace: Workspace;
+  /** Copy each file to `.toolbelt/backups/` before changing it, and keep the undo record. */
+  readonly keepBackups: boolean;
+  /** Lines shown in replies are cut at this many characters. */
+  readonly maxLineLength: number;
+}
+
+/** Refuses a path inside the private folder `.toolbelt/`, which only the toolbelt itself writes. */
+export function refusePrivate(workspace: Workspace, absolute: string, shown: string): void {
+  if (!workspace.isPrivate(absolute)) return;
+  throw new ToolError(
+    `\`${shown}\` is inside the workspace's private folder \`.toolbelt/\` (backups and saved output), which the file tools do not change. Keep notes with the scratch notes tools (note_write, log_append) instead, and use a path outside \`.toolbelt/\` for other files.`,
+  );
+}
+
+/**
+ * Refuses to change a file the session has not read (`whole`: read in full), or one that
+ * changed since that read: a change made on a stale picture of the file would undo someone
+ * else's work.
+ */
+export function requireFreshRead(
+  session: Session,
+  absolute: string,
+  stats: Pick<Stats, 'mtimeMs' | 'size'>,
+  shown: string,
+  need: { readonly toolName: string; readonly whole: boolean },
+): void {
+  const snapshot = readSnapshot(session, absolute);
+  if (snapshot === undefined) {
+    throw new ToolError(
+      need.whole
+        ? `You have not read \`${shown}\` in this session, so write_file will not overwrite it. Read the whole file with read_file first (every page if it has several), then call write_file again; to change only part of it, use edit_file.`
+        : `You have not read \`${shown}\` in this session, so ${need.toolName} will not change it. Read it with read_file first (the part you want to change is enough), then call ${need.toolName} again.`,
+    );
+  }
+  if (changedSince(snapshot, stats)) {
+    throw new ToolError(
+      `\`${shown}\` changed since you last read it (a command, another tool or a person wrote to it), so ${need.toolName} did not touch it. Read it again with read_file and base your change on what it holds now.`,
+    );
+  }
+  if (need.whole && !snapshot.whole) {
+    throw new ToolError(
+      `You have read only part of \`${shown}\`, so write_file will not overwrite it. Read the rest with read_file (continue with the start_line the last reply gave), or change just the part you read with edit_file.`,
+    );
+  }
+}
+
+/**
+ * Makes the backup copy `keepBackups` asks for, before a change. When the copy cannot be
+ * made, the change must not happen: this throws a {@link ToolError} that says why, and the
+ * caller has touched nothing yet.
+ */
+export async function backupBeforeChange(context: WriteToolsContext, shown: string, bytes: Uint8Array): Promise<string | undefined> {
+  if (!context.keepBackups) return undefined;
+  try {
+    return await saveBackup(context.workspace, shown, bytes);
+  } catch (error) {
+    const reason = error instanceof ToolError ? error.message : `Writing the copy failed: ${error instanceof Error ? error.message : String(error)}.`;
+    throw new ToolError(`\`${shown}\` was not changed, because its backup copy could not be made (backups are switched on for this workspace). ${reason}`, {
+      cause: error,
+    });
+  }
+}
+
+/** Runs `task` holding the path lock of every key (taken in sorted order, so two calls never wait on each other). */
+export function withPathLocks<T>(keys: readonly string[], task: () => Promise<T>): Promise<T> {
+  const sorted = [...new Set(keys)].sort();
+  const run = (index: number): Promise<T> => (index === sorted.length ? task() : withPathLock(sorted[index]!, () => run(index + 1)));
+  return run(0);
+}
+
+/** Lines as `N: text`, the way read_file shows them, each cut at `maxLineLength`. */
+export function formatNumberedLines(lines: NumberedLines, maxLineLength: number): string {
+  return lines.lines.map((line, index) => `${lines.first + index}: ${cutLine(line, maxLineLength)}`).join('\n');
+}
+
+/** `12` or `12–14`, for messages. */
+export function lineRange(lines: Pick<NumberedLines, 'first' | 'last'>): string {
+  return lines.first === lines.last ? `${lines.first}` : `${lines.first}–${lines.last}`;
+}
+
+/** The SHA-256 of some bytes, hex: how undo recognises the content a tool left behind. */
+export function contentHash(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** `1 occurrence`, `3 occurrences`. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
+}
