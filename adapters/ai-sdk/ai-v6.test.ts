@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { generateText, stepCountIs, streamText, wrapLanguageModel, type ModelMessage } from 'ai-v6';
+import { generateText, stepCountIs, streamText, wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage, type ToolSet } from 'ai-v6';
 import { MockLanguageModelV3 } from 'ai-v6/test';
 import { describe, expect, it, vi } from 'vitest';
 import { createSession, denialText, type ToolCollection } from '../../src/index.js';
@@ -11,6 +11,10 @@ import { toAiSdk } from './index.js';
 // The adapter imports `ai`; here that is ai v6 (installed as the `ai-v6` alias), so this file
 // checks the adapter as a project on ai v6 would run it.
 vi.mock('ai', async () => await import('ai-v6'));
+
+/** In a project on ai v6 the adapter's types come from ai v6; in this repository they are v7's. */
+const toAiSdkV6 = (...args: Parameters<typeof toAiSdk>) =>
+  toAiSdk(...args) as unknown as { tools: ToolSet; middleware: LanguageModelMiddleware };
 
 const clock: ToolCollection = { name: 'clock', tools: [], context: () => 'Current date: Monday, 30 November 2026.' };
 const writeCall = { toolCalls: [{ toolName: 'write_note', input: { name: 'plan', content: 'v6' }, id: 'c1' }] };
@@ -23,7 +27,7 @@ describe('ai v6 compatibility', () => {
 
   it('runs a tool loop with generateText and streamText, with the context message last', async () => {
     const setup = await createNoteCollection();
-    const belt = toAiSdk([clock, setup.collection], { session: createSession(), mode: 'auto' });
+    const belt = toAiSdkV6([clock, setup.collection], { session: createSession(), mode: 'auto' });
     const { model, prompts } = scriptedModel([writeCall, { text: 'Done on v6.' }], MockLanguageModelV3 as never);
 
     const result = await generateText({
@@ -47,7 +51,7 @@ describe('ai v6 compatibility', () => {
   it('asks through needsApproval, runs on approval and words a denial', async () => {
     for (const approved of [true, false]) {
       const setup = await createNoteCollection();
-      const belt = toAiSdk([setup.collection], { session: createSession() });
+      const belt = toAiSdkV6([setup.collection], { session: createSession() });
       const { model, prompts } = scriptedModel([writeCall, { text: 'Finished.' }], MockLanguageModelV3 as never);
       const settings = { model: wrapLanguageModel({ model, middleware: belt.middleware }), tools: belt.tools, stopWhen: stepCountIs(5) };
       const messages: ModelMessage[] = [{ role: 'user', content: 'Write it.' }];
@@ -73,7 +77,7 @@ describe('ai v6 compatibility', () => {
 
   it('answers bad arguments with the core message', async () => {
     const setup = await createNoteCollection();
-    const belt = toAiSdk([setup.collection], { session: createSession() });
+    const belt = toAiSdkV6([setup.collection], { session: createSession() });
     const { model, prompts } = scriptedModel([{ toolCalls: [{ toolName: 'read_note', input: { name: 42 }, id: 'c1' }] }, { text: 'Oops.' }], MockLanguageModelV3 as never);
     await generateText({ model, tools: belt.tools, prompt: 'Read.', stopWhen: stepCountIs(5) });
     expect(toolResultsIn(prompts[1]!).c1).toEqual({
