@@ -70,5 +70,10 @@ export type { SniffedFile } from './collections/image/sniff-image.js';
 export type { QueryImageData } from './collections/image/query-image.js';
 
 // Collections: scratch
+export { createScratchTools } from './collections/scratch/index.js';
+export type { ScratchToolsOptions } from './collections/scratch/options.js';
+export { MAX_NOTE_NAME_LENGTH } from './collections/scratch/note-name.js';
+export { MAX_LISTED_NOTES, MAX_NOTE_CHARACTERS } from './collections/scratch/notes.js';
+export { MAX_LOG_ENTRY_CHARACTERS, MAX_LOG_READ_CHARACTERS, MAX_LOG_TAIL, SESSION_LOG_FILE } from './collections/scratch/session-log.js';
 
 // Collections: GitHub
