@@ -4,6 +4,7 @@ import {
   assertApprovalMode,
   collectInstructions,
   collectTools,
+  errorResult,
   type ApprovalMode,
   type ApprovalOverrides,
   type ApproveFunction,
@@ -82,7 +83,12 @@ export function toLangChain(collections: readonly ToolCollection[], options: Lan
   const tools = [...definitions.values()].map(
     (definition) =>
       new ToolbeltStructuredTool(definition, async (args, toolCallId, config) => {
-        const session = await resolveSession(threadIdOf(config?.configurable));
+        let session: Session;
+        try {
+          session = await resolveSession(threadIdOf(config?.configurable));
+        } catch (error) {
+          return errorResult(definition.name, error);
+        }
         return runCall(definition, { toolCallId, args, session, config }, settings);
       }),
   );
