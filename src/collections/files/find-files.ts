@@ -1,0 +1,137 @@
+import { readlink } from 'node:fs/promises';
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import { ToolError } from '../../errors/tool-error.js';
+import { defineTool, type ToolDefinition } from '../../tool.js';
+import { FIND_FILES_DESCRIPTION, FIND_PATTERN_FIELD, fillDescription, PATH_FIELD } from './read-descriptions.js';
+import type { ResolvedReadToolsOptions } from './read-tools.js';
+import { formatCount } from './text.js';
+import { walkFiles, type WalkReport } from './walk.js';
+
+/** Modification times are looked up for this many files at a time. */
+const STAT_BATCH = 64;
+/** Characters kept free at the end of a reply for the notes. */
+const FOOTER_RESERVE = 400;
+
+const findFilesInput = z.object({
+  pattern: z.string().min(1).describe(FIND_PATTERN_FIELD),
+  path: z.string().optional().describe(PATH_FIELD.findFiles),
+});
+
+/** A file `find_files` found, as `data` gives it to a user interface. */
+export interface FoundFile {
+  /** Relative to the workspace root. */
+  readonly path: string;
+  readonly mtimeMs: number;
+  /** Where a symbolic link points (links are listed, never followed). */
+  readonly target?: string;
+}
+
+/**
+ * A matcher for a glob as `find_files` and `search_files` read it: without `/` it matches the
+ * file name at any depth, with `/` the path relative to the folder searched. Dotfiles match.
+ *
+ * @throws {ToolError} when the glob cannot be compiled.
+ */
+export function compileGlob(pattern: string, field: string): (fromStart: string) => boolean {
+  const cleaned = pattern.startsWith('./') ? pattern.slice(2) : pattern;
+  try {
+    return picomatch(cleaned, { dot: true, basename: !cleaned.includes('/') });
+  } catch (error) {
+    throw new ToolError(`\`${field}\` is not a valid glob pattern (${(error as Error).message}). Use *, **, ?, [abc] and {a,b}, e.g. "*.ts" or "src/**/*.test.ts".`);
+  }
+}
+
+/** `find_files`: files by glob, newest first, at most `maxFindResults`. */
+export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefinition<typeof findFilesInput> {
+  const { workspace, maxFindResults, maxReadCharacters, skippedFolders } = options;
+  return defineTool({
+    name: 'find_files',
+    description: fillDescription(FIND_FILES_DESCRIPTION, {
+      maxResults: formatCount(maxFindResults),
+      skipped: skippedFolders.join(', '),
+    }),
+    kind: 'search',
+    input: findFilesInput,
+    async execute(input, context) {
+      const start = await workspace.resolveDirectory(input.path ?? '.');
+      const matches = compileGlob(input.pattern, 'pattern');
+      const report: WalkReport = { unreadable: [] };
+      const found: { absolute: string; isLink: boolean }[] = [];
+      let walked = 0;
+      for await (const file of walkFiles(workspace, start.absolute, skippedFolders, report, context.signal)) {
+        walked += 1;
+        if (matches(file.fromStart)) found.push({ absolute: file.absolute, isLink: file.isLink });
+      }
+      if (context.signal.aborted) throw new ToolError('find_files was cancelled.');
+
+      const where = start.relative === '.' ? 'the workspace' : `\`${start.relative}\``;
+      const notes = walkNotes(report);
+      if (found.length === 0) {
+        const hint = input.pattern.includes('/')
+          ? ` A pattern with "/" matches paths relative to the folder searched (${start.relative === '.' ? 'the workspace root' : `\`${start.relative}\``}); try "**/${input.pattern.split('/').pop()}" to match the name at any depth.`
+          : ' Try a broader pattern such as "*name*", or search contents with search_files.';
+        return {
+          text: [`No files match \`${input.pattern}\` in ${where} (${formatCount(walked)} files looked at).${hint}`, ...notes].join('\n'),
+          data: { files: [], total: 0 },
+        };
+      }
+
+      const dated = await withModificationTimes(workspace, found);
+      dated.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      const lines: string[] = [];
+      const files: FoundFile[] = [];
+      let length = 0;
+      for (const file of dated.slice(0, maxFindResults)) {
+        const line = file.target === undefined ? file.path : `${file.path} -> ${file.target}`;
+        if (length + line.length + 1 > maxReadCharacters - FOOTER_RESERVE) break;
+        lines.push(line);
+        files.push(file);
+        length += line.length + 1;
+      }
+      const total = dated.length;
+      const header =
+        files.length === total
+          ? `Found ${plural(total, 'file')} matching \`${input.pattern}\` in ${where}, newest first:`
+          : `Found ${plural(total, 'file')} matching \`${input.pattern}\` in ${where}; the ${formatCount(files.length)} newest:`;
+      const footer =
+        files.length < total
+          ? [`… ${formatCount(total - files.length)} more matched and are not shown. Narrow the pattern or give a path.`]
+          : [];
+      return { text: [header, ...lines, ...footer, ...notes].join('\n'), data: { files, total } };
+    },
+  });
+}
+
+async function withModificationTimes(
+  workspace: ResolvedReadToolsOptions['workspace'],
+  found: readonly { absolute: string; isLink: boolean }[],
+): Promise<FoundFile[]> {
+  const dated: FoundFile[] = [];
+  for (let index = 0; index < found.length; index += STAT_BATCH) {
+    const batch = found.slice(index, index + STAT_BATCH);
+    const described = await Promise.all(
+      batch.map(async (file): Promise<FoundFile | undefined> => {
+        const stats = await workspace.lstatOrUndefined(file.absolute);
+        if (stats === undefined) return undefined;
+        const shown = workspace.display(file.absolute);
+        if (!file.isLink) return { path: shown, mtimeMs: stats.mtimeMs };
+        return { path: shown, mtimeMs: stats.mtimeMs, target: await readlink(file.absolute).catch(() => '?') };
+      }),
+    );
+    for (const file of described) if (file !== undefined) dated.push(file);
+  }
+  return dated;
+}
+
+/** A note on folders that could not be read, shared with search_files. */
+export function walkNotes(report: WalkReport): string[] {
+  if (report.unreadable.length === 0) return [];
+  const shown = report.unreadable.slice(0, 5).map((folder) => `\`${folder}\``).join(', ');
+  const more = report.unreadable.length > 5 ? ` and ${formatCount(report.unreadable.length - 5)} more` : '';
+  return [`Could not read ${plural(report.unreadable.length, 'folder')} (permission denied): ${shown}${more}.`];
+}
+
+function plural(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,129 @@
+import type { Dirent } from 'node:fs';
+import { readlink } from 'node:fs/promises';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { defineTool, type ToolDefinition } from '../../tool.js';
+import { fillDescription, LIST_DIRECTORY_DESCRIPTION, PATH_FIELD } from './read-descriptions.js';
+import type { ResolvedReadToolsOptions } from './read-tools.js';
+import { formatCount } from './text.js';
+
+/** Characters kept free at the end of a listing for the note on what was left out. */
+const FOOTER_RESERVE = 200;
+/** Sizes are looked up for this many entries at a time. */
+const STAT_BATCH = 64;
+
+const listDirectoryInput = z.object({
+  path: z.string().optional().describe(PATH_FIELD.listDirectory),
+});
+
+/** One entry of a listing, as `data` gives it to a user interface. */
+export interface DirectoryEntry {
+  readonly name: string;
+  readonly type: 'folder' | 'file' | 'link' | 'other';
+  /** Size in bytes, for files. */
+  readonly size?: number;
+  /** Where a symbolic link points, as stored in the link. */
+  readonly target?: string;
+}
+
+/** `list_directory`: the direct entries of one folder, folders first, links shown and not followed. */
+export function createListDirectoryTool(options: ResolvedReadToolsOptions): ToolDefinition<typeof listDirectoryInput> {
+  const { workspace, maxReadCharacters } = options;
+  return defineTool({
+    name: 'list_directory',
+    description: fillDescription(LIST_DIRECTORY_DESCRIPTION, {}),
+    kind: 'read',
+    input: listDirectoryInput,
+    async execute(input) {
+      const folder = await workspace.resolveDirectory(input.path ?? '.');
+      const dirents = await workspace.list(folder.absolute);
+      dirents.sort(compareEntries);
+      const shownName = folder.relative === '.' ? 'the workspace root' : `\`${folder.relative}/\``;
+      if (dirents.length === 0) {
+        return { text: `${shownName} is empty.`, data: { path: folder.relative, entries: [], omitted: 0 } };
+      }
+
+      const header = `Entries of ${shownName} (${describeCounts(dirents)}):`;
+      const lines = [header];
+      const entries: DirectoryEntry[] = [];
+      let length = header.length;
+      let index = 0;
+      listing: while (index < dirents.length) {
+        const batch = dirents.slice(index, index + STAT_BATCH);
+        const described = await Promise.all(batch.map((dirent) => describeEntry(folder.absolute, dirent, workspace)));
+        for (const entry of described) {
+          const line = formatEntry(entry);
+          if (length + line.length + 1 > maxReadCharacters - FOOTER_RESERVE) break listing;
+          lines.push(line);
+          entries.push(entry);
+          length += line.length + 1;
+          index += 1;
+        }
+      }
+      const omitted = dirents.length - index;
+      if (omitted > 0) {
+        lines.push(
+          `… ${formatCount(omitted)} more ${omitted === 1 ? 'entry' : 'entries'} not shown (the reply limit is ${formatCount(maxReadCharacters)} characters). Use find_files with a pattern to narrow the list.`,
+        );
+      }
+      return { text: lines.join('\n'), data: { path: folder.relative, entries, omitted } };
+    },
+  });
+}
+
+/** Folders first, then everything else, each group in name order. */
+function compareEntries(a: Dirent, b: Dirent): number {
+  const folderA = a.isDirectory() ? 0 : 1;
+  const folderB = b.isDirectory() ? 0 : 1;
+  if (folderA !== folderB) return folderA - folderB;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function describeCounts(dirents: readonly Dirent[]): string {
+  let folders = 0;
+  let files = 0;
+  let links = 0;
+  for (const dirent of dirents) {
+    if (dirent.isDirectory()) folders += 1;
+    else if (dirent.isSymbolicLink()) links += 1;
+    else files += 1;
+  }
+  const parts = [plural(folders, 'folder'), plural(files, 'file')];
+  if (links > 0) parts.push(plural(links, 'link'));
+  return parts.join(', ');
+}
+
+function plural(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+async function describeEntry(
+  folder: string,
+  dirent: Dirent,
+  workspace: ResolvedReadToolsOptions['workspace'],
+): Promise<DirectoryEntry> {
+  const absolute = path.join(folder, dirent.name);
+  if (dirent.isDirectory()) return { name: dirent.name, type: 'folder' };
+  if (dirent.isSymbolicLink()) {
+    const target = await readlink(absolute).catch(() => '?');
+    return { name: dirent.name, type: 'link', target };
+  }
+  if (dirent.isFile()) {
+    const stats = await workspace.lstatOrUndefined(absolute);
+    return stats === undefined ? { name: dirent.name, type: 'file' } : { name: dirent.name, type: 'file', size: stats.size };
+  }
+  return { name: dirent.name, type: 'other' };
+}
+
+function formatEntry(entry: DirectoryEntry): string {
+  switch (entry.type) {
+    case 'folder':
+      return `${entry.name}/`;
+    case 'link':
+      return `${entry.name} -> ${entry.target}`;
+    case 'file':
+      return entry.size === undefined ? `${entry.name} (gone)` : `${entry.name} (${formatCount(entry.size)} ${entry.size === 1 ? 'byte' : 'bytes'})`;
+    default:
+      return `${entry.name} (special file)`;
+  }
+}

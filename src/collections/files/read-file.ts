@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { ToolError } from '../../errors/tool-error.js';
+import { defineTool, type ToolDefinition } from '../../tool.js';
+import { LONG_LINE_LIMIT_BYTES, readPage, type Page, type PageEnd } from './line-reader.js';
+import { fillDescription, PATH_FIELD, READ_FIELDS, READ_FILE_DESCRIPTION } from './read-descriptions.js';
+import { recordRead } from './read-state.js';
+import type { ResolvedReadToolsOptions } from './read-tools.js';
+import { formatBytes, formatCount } from './text.js';
+
+const readFileInput = z.object({
+  path: z.string().describe(PATH_FIELD.readFile),
+  start_line: z.number().int().min(1).optional().describe(READ_FIELDS.startLine),
+  end_line: z.number().int().min(1).optional().describe(READ_FIELDS.endLine),
+});
+
+/** What `read_file` gives a user interface as `data`. */
+export interface ReadFileData {
+  /** Relative to the workspace root. */
+  readonly path: string;
+  readonly startLine: number;
+  /** Last line shown; `startLine - 1` when none was. */
+  readonly endLine: number;
+  /** Lines in the file, when known (a large file is not scanned to its end). */
+  readonly totalLines?: number;
+  /** The line to continue with, when more follows. */
+  readonly nextStartLine?: number;
+}
+
+/** `read_file`: numbered lines of a text file, paged, streamed. */
+export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefinition<typeof readFileInput> {
+  const { workspace, maxReadCharacters, maxLineLength } = options;
+  return defineTool({
+    name: 'read_file',
+    description: fillDescription(READ_FILE_DESCRIPTION, {
+      maxCharacters: formatCount(maxReadCharacters),
+      maxLineLength: formatCount(maxLineLength),
+    }),
+    kind: 'read',
+    input: readFileInput,
+    async execute(input, context) {
+      const startLine = input.start_line ?? 1;
+      const endLine = input.end_line ?? Number.POSITIVE_INFINITY;
+      if (startLine > endLine) {
+        throw new ToolError(
+          `start_line (${startLine}) is after end_line (${endLine}). Give a start_line that is at most end_line, e.g. start_line=${endLine} end_line=${startLine}.`,
+        );
+      }
+      const file = await workspace.resolveFile(input.path);
+      const shown = file.relative;
+      if (!file.stats.isFile()) {
+        throw new ToolError(`\`${shown}\` is not a regular file (a device, socket or pipe), so it cannot be read.`);
+      }
+
+      const handle = await workspace.open(file.absolute);
+      let page: Page;
+      let stats;
+      try {
+        stats = await handle.stat();
+        if (stats.size === 0) {
+          recordRead(context.session, file.absolute, stats, true);
+          return { text: `\`${shown}\` is empty (0 bytes).`, data: { path: shown, startLine: 1, endLine: 0, totalLines: 0 } satisfies ReadFileData };
+        }
+        page = await readPage(handle, { startLine, endLine, maxCharacters: maxReadCharacters, maxLineLength });
+      } finally {
+        await handle.close();
+      }
+
+      if (page.type === 'not-text') {
+        throw new ToolError(notTextMessage(shown, page.kind, stats.size));
+      }
+      if (page.type === 'past-end') {
+        const total = page.totalLines;
+        throw new ToolError(
+          `\`${shown}\` has ${formatCount(total)} ${total === 1 ? 'line' : 'lines'}, so start_line=${startLine} is past the end. Use a start_line from 1 to ${total}.`,
+        );
+      }
+      if (page.lines.length === 0) throw new ToolError(unreadableLineMessage(shown, page.end, startLine));
+
+      const lastShown = startLine + page.lines.length - 1;
+      const whole = startLine === 1 && !page.more;
+      recordRead(context.session, file.absolute, stats, whole);
+
+      const range = `lines ${startLine}-${lastShown}${page.totalLines === undefined ? '' : ` of ${page.totalLines}`}`;
+      let header: string;
+      let footer: string | undefined;
+      const next = lastShown + 1;
+      switch (page.end.type) {
+        case 'end-of-file':
+          header = `${shown}: ${range} (end of file).`;
+          break;
+        case 'end-line':
+          header = `${shown}: ${range}. More follows: continue with start_line=${next}.`;
+          break;
+        case 'limit':
+          header = `${shown}: ${range}${page.totalLines === undefined ? ` (the file is ${formatBytes(stats.size)})` : ''}. The reply limit of ${formatCount(maxReadCharacters)} characters was reached; more follows: continue with start_line=${next}.`;
+          break;
+        default:
+          header = `${shown}: ${range}. The file is not text from line ${next} on (see the note at the end).`;
+          footer = unreadableLineMessage(shown, page.end, next);
+      }
+      if (page.cutLines > 0) {
+        const lines = page.cutLines === 1 ? '1 line was' : `${formatCount(page.cutLines)} lines were`;
+        header += ` ${lines} longer than ${formatCount(maxLineLength)} characters and cut (marked "line cut").`;
+      }
+      const text = [header, ...page.lines, ...(footer === undefined ? [] : [footer])].join('\n');
+      const data: ReadFileData = {
+        path: shown,
+        startLine,
+        endLine: lastShown,
+        ...(page.totalLines === undefined ? {} : { totalLines: page.totalLines }),
+        ...(page.more ? { nextStartLine: next } : {}),
+      };
+      return { text, data };
+    },
+  });
+}
+
+function notTextMessage(shown: string, kind: string, size: number): string {
+  const what = kind === 'binary data' ? 'binary data (it has NUL bytes)' : kind;
+  let advice = 'Tell the user if you need its content, or look at it with another tool.';
+  if (kind.endsWith('image')) advice = 'To learn what it shows, use an image tool such as query_image if you have one.';
+  else if (kind.startsWith('UTF-')) advice = 'Convert it to UTF-8 first (e.g. `iconv -f UTF-16 -t UTF-8` in a shell), or ask the user.';
+  return `\`${shown}\` is not UTF-8 text: it is ${what} (${formatBytes(size)}), so read_file cannot show it as lines. ${advice}`;
+}
+
+function unreadableLineMessage(shown: string, end: PageEnd, line: number): string {
+  switch (end.type) {
+    case 'binary':
+      return `Line ${end.line} of \`${shown}\` holds binary data (NUL bytes), so reading stopped there. Use search_files to look for text further on.`;
+    case 'not-utf8':
+      return `Line ${end.line} of \`${shown}\` is not valid UTF-8 (the file may use another encoding, such as Latin-1 or Windows-1252), so reading stopped there. Convert the file to UTF-8 (e.g. \`iconv -f latin1 -t utf-8\` in a shell) or ask the user.`;
+    case 'long-line':
+      return `Line ${end.line} of \`${shown}\` is longer than ${formatBytes(LONG_LINE_LIMIT_BYTES)}, so reading stopped there. Use search_files to find text inside it.`;
+    default:
+      return `Line ${line} of \`${shown}\` could not be read.`;
+  }
+}

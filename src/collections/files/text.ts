@@ -1,0 +1,101 @@
+/**
+ * Small helpers for telling text from binary and for showing lines to a model. Shared by the
+ * reading tools and the writing tools, so they agree on what counts as text.
+ */
+
+/** How many leading bytes are checked for a NUL byte to call a file binary (git and ripgrep do the same). */
+export const BINARY_SNIFF_BYTES = 8_192;
+
+/** The UTF-8 byte order mark. */
+export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** Magic numbers of common binary formats, to say what a binary file is. */
+const SIGNATURES: readonly { readonly bytes: readonly number[]; readonly offset?: number; readonly kind: string }[] = [
+  { bytes: [0x89, 0x50, 0x4e, 0x47], kind: 'a PNG image' },
+  { bytes: [0xff, 0xd8, 0xff], kind: 'a JPEG image' },
+  { bytes: [0x47, 0x49, 0x46, 0x38], kind: 'a GIF image' },
+  { bytes: [0x57, 0x45, 0x42, 0x50], offset: 8, kind: 'a WebP image' },
+  { bytes: [0x25, 0x50, 0x44, 0x46], kind: 'a PDF document' },
+  { bytes: [0x50, 0x4b, 0x03, 0x04], kind: 'a ZIP archive (or a file built on one: docx, xlsx, jar)' },
+  { bytes: [0x1f, 0x8b], kind: 'a gzip archive' },
+  { bytes: [0x7f, 0x45, 0x4c, 0x46], kind: 'an ELF executable or library' },
+  { bytes: [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65], kind: 'an SQLite database' },
+  { bytes: [0x00, 0x61, 0x73, 0x6d], kind: 'a WebAssembly module' },
+];
+
+/**
+ * What kind of non-text content `head` (the first bytes of a file) starts, or `undefined`
+ * when it looks like UTF-8 text so far: a known binary format, UTF-16/UTF-32 text (by its
+ * byte order mark), or binary data (a NUL byte in the first {@link BINARY_SNIFF_BYTES} bytes).
+ */
+export function describeNonText(head: Uint8Array): string | undefined {
+  for (const signature of SIGNATURES) {
+    const offset = signature.offset ?? 0;
+    if (head.length >= offset + signature.bytes.length && signature.bytes.every((byte, index) => head[offset + index] === byte)) {
+      return signature.kind;
+    }
+  }
+  if (head.length >= 4 && head[0] === 0xff && head[1] === 0xfe && head[2] === 0 && head[3] === 0) return 'UTF-32 text';
+  if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) return 'UTF-16 text';
+  const sniffed = head.subarray(0, BINARY_SNIFF_BYTES);
+  if (sniffed.includes(0)) return 'binary data';
+  return undefined;
+}
+
+/** Number of characters (code points) in UTF-8 bytes: every byte that does not continue a sequence starts one. */
+export function countUtf8Characters(bytes: Uint8Array): number {
+  let count = 0;
+  for (let index = 0; index < bytes.length; index += 1) {
+    if ((bytes[index]! & 0xc0) !== 0x80) count += 1;
+  }
+  return count;
+}
+
+/** `1234567` → `1,234,567`, for numbers the model reads. */
+export function formatCount(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/** A size in bytes for people and models: `812 bytes`, `14.2 KB`, `2.0 GB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${formatCount(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** The marker put after a line that was cut, saying how much was left out. */
+export function cutMarker(omittedCharacters: number): string {
+  return ` … [line cut: ${formatCount(omittedCharacters)} more characters]`;
+}
+
+/**
+ * A line cut to at most `maxLength` characters (not counting the marker), never in the middle
+ * of a surrogate pair, with a {@link cutMarker} when anything was left out. `extraCharacters`
+ * counts characters already dropped before the text reached here.
+ */
+export function cutLine(line: string, maxLength: number, extraCharacters = 0): string {
+  if (line.length <= maxLength && extraCharacters === 0) return line;
+  let end = Math.min(line.length, maxLength);
+  if (end > 0 && end < line.length && isHighSurrogate(line.charCodeAt(end - 1))) end -= 1;
+  return line.slice(0, end) + cutMarker(line.length - end + extraCharacters);
+}
+
+/** Splits text into lines on `\n`, dropping a `\r` before it, so CRLF files read like LF files. */
+export function splitLines(text: string): string[] {
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index]!;
+    if (line.endsWith('\r')) lines[index] = line.slice(0, -1);
+  }
+  return lines;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
