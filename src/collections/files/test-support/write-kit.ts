@@ -6,7 +6,7 @@ import { createSession, type Session } from '../../../session.js';
 import type { ToolDefinition } from '../../../tool.js';
 import { Workspace } from '../../../workspace/workspace.js';
 import { createReadFileTool } from '../read-file.js';
-import type { ResolvedReadToolsOptions } from '../read-tools.js';
+import { validateReadToolsOptions } from '../read-tools.js';
 import { createCreateFileTool } from '../create-file.js';
 import { createDeleteFileTool } from '../delete-file.js';
 import { createEditFileTool } from '../edit-file.js';
@@ -46,17 +46,7 @@ export async function makeWriteKit(
   await fs.mkdir(outside);
   const workspace = options.workspace?.(root) ?? new Workspace(root);
   const context: WriteToolsContext = { workspace, keepBackups: options.keepBackups ?? false, maxLineLength: 2_000 };
-  const readOptions = {
-    workspace,
-    maxReadCharacters: 51_200,
-    maxLineLength: 2_000,
-    maxFindResults: 100,
-    maxSearchFileBytes: 10 * 1024 * 1024,
-    searchTimeoutMs: 30_000,
-    regexTimeoutMs: 2_000,
-    maxMatchLineLength: 500,
-    skippedFolders: ['.git', 'node_modules', 'bin', 'obj', '.toolbelt'],
-  } satisfies ResolvedReadToolsOptions;
+  const readOptions = validateReadToolsOptions({ workspace });
   const tools = {
     read_file: createReadFileTool(readOptions),
     create_file: createCreateFileTool(context),
