@@ -42,6 +42,18 @@ export interface ToolContext {
   /** Aborted when the call is cancelled or the turn ends. */
   readonly signal: AbortSignal;
   readonly session: Session;
+  /**
+   * Set when the call runs as a background job ({@link withBackground}): the job's own
+   * ceiling replaces the tool's usual timeout, and the tool may report output as it arrives
+   * so `job_output` can show it. A tool that ignores it is shown its result when it ends.
+   */
+  readonly background?: BackgroundContext;
+}
+
+/** What a tool running as a background job gets in {@link ToolContext.background}. */
+export interface BackgroundContext {
+  /** Reports output as it arrives (already cleaned up for the model). */
+  readonly onOutput: (text: string) => void;
 }
 
 /**

@@ -4,6 +4,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { PathError } from '../errors/path-error.js';
 import { WorkspaceError } from '../errors/workspace-error.js';
+import { spawnProcess, type SpawnedProcess, type SpawnProcessOptions } from './spawn-process.js';
 
 /** The workspace's private folder: spilled output, backups, notes, the session log. */
 export const PRIVATE_FOLDER = '.toolbelt';
@@ -273,6 +274,15 @@ export class Workspace {
       throw Object.assign(new Error(`EEXIST: destination exists, rename '${from}' -> '${to}'`), { code: 'EEXIST' });
     }
     await fs.rename(from, to);
+  }
+
+  /**
+   * Starts a program (the shell tools' only way to run anything) in its own process group,
+   * standard input closed. Another workspace implementation (a container, a remote sandbox)
+   * overrides this to run commands where its files are.
+   */
+  spawn(file: string, args: readonly string[], options: SpawnProcessOptions): SpawnedProcess {
+    return spawnProcess(file, args, options);
   }
 
   /**

@@ -1,0 +1,69 @@
+/** The texts the model reads about the shell. */
+
+/** What the description needs to know about the host's settings. */
+export interface ShellDescriptionSettings {
+  readonly shellName: string;
+  readonly timeoutSeconds: number;
+  readonly maxTimeoutSeconds: number;
+  readonly maxOutputCharacters: number;
+  readonly allow?: readonly string[];
+  readonly deny?: readonly string[];
+  readonly sandboxed: boolean;
+  readonly separateStreams: boolean;
+}
+
+/** The description of `run_shell`. */
+export function runShellDescription(settings: ShellDescriptionSettings): string {
+  const parts = [
+    `Runs one command with ${settings.shellName} in a fresh process and returns its status, exit code and output ` +
+      (settings.separateStreams ? '(stdout and stderr in separate sections).' : '(stdout and stderr merged in the order they were written).'),
+    'Every call starts in the workspace root and nothing carries over between calls (cd, variables, activated environments): pass working_directory instead of cd.',
+    'Standard input is closed and there is no terminal, so anything that waits for input fails instead; pass flags such as --yes or --no-edit.',
+    `A command is stopped, with everything it started, after ${settings.timeoutSeconds} s unless timeout_seconds says otherwise (at most ${settings.maxTimeoutSeconds} s).`,
+    `Replies longer than ${settings.maxOutputCharacters.toLocaleString('en-US')} characters are cut in the middle; the whole output is then saved to a file the reply names, to read with read_file or search with search_files.`,
+    'Use output_filter (a regular expression) to keep only the lines you need, such as errors from a long build.',
+    'Prefer the file tools, when you have them, for reading, searching and editing files.',
+  ];
+  if (settings.allow !== undefined) {
+    parts.push(
+      `Only commands starting with ${settings.allow.map((prefix) => `\`${prefix}\``).join(', ')} may run` +
+        (settings.deny === undefined ? '' : `, except ${settings.deny.map((prefix) => `\`${prefix}\``).join(', ')}`) +
+        ', one at a time: no chaining (; & | && ||), substitution ($( and backticks), redirection (< >) or line breaks.',
+    );
+  }
+  if (settings.sandboxed) {
+    parts.push('Commands run in a sandbox: only the workspace is writable, the home folder is absent and there is no network.');
+  }
+  return parts.join(' ');
+}
+
+/** `command` field. */
+export const COMMAND_DESCRIPTION = 'The command line to run, such as `npm test` or `git status --short`.';
+/** `working_directory` field. */
+export const WORKING_DIRECTORY_DESCRIPTION =
+  'The folder to run in, relative to the workspace root (default: the root). Must exist and stay inside the workspace.';
+/** `timeout_seconds` field. */
+export function timeoutSecondsDescription(timeoutSeconds: number, maxTimeoutSeconds: number): string {
+  return `Seconds before the command is stopped (default ${timeoutSeconds}, at most ${maxTimeoutSeconds}, at least 1). Raise it for long builds and test runs.`;
+}
+/** `output_filter` field. */
+export const OUTPUT_FILTER_DESCRIPTION =
+  'A JavaScript regular expression; only output lines that match it are returned, with a count of how many matched. Example: `error|warn`.';
+
+/** The collection's system-prompt text. */
+export function shellInstructions(shellName: string): string {
+  return (
+    `run_shell runs ${shellName} commands in the workspace, one fresh process per call with no terminal and no input. ` +
+    'Use it to build, test and run programs; read, search and edit files with the file tools when you have them. ' +
+    'Each call starts in the workspace root: use working_directory rather than cd.'
+  );
+}
+
+/** Told when the command only changed directory. */
+export const CD_ONLY_NOTE =
+  'The command only changed directory. Each call starts a fresh shell in the workspace root, so it had no lasting effect: pass working_directory to run a command elsewhere.';
+
+/** Told when the model asked for more time than the host allows. */
+export function timeoutCappedNote(requestedSeconds: number, maxSeconds: number): string {
+  return `timeout_seconds ${requestedSeconds} is above this host's maximum, so the command ran with ${maxSeconds} s.`;
+}

@@ -1,0 +1,177 @@
+import * as path from 'node:path';
+import { z } from 'zod';
+import { ToolError } from '../../errors/tool-error.js';
+import { defineTool, type ToolCollection, type ToolDefinition } from '../../tool.js';
+import {
+  CD_ONLY_NOTE,
+  COMMAND_DESCRIPTION,
+  OUTPUT_FILTER_DESCRIPTION,
+  runShellDescription,
+  shellInstructions,
+  timeoutCappedNote,
+  timeoutSecondsDescription,
+  WORKING_DIRECTORY_DESCRIPTION,
+} from './descriptions.js';
+import { buildEnvironment } from './environment.js';
+import { formatShellResult } from './format.js';
+import { resolveShellOptions, type ShellConfig, type ShellToolsOptions } from './options.js';
+import { checkCommand, commandApprovalKey, onlyChangesDirectory } from './policy.js';
+import { runCommand } from './run-command.js';
+
+/** Characters kept free of output in a reply, for the status, labels, markers and notes (at most half the reply). */
+const REPLY_RESERVE = 1_000;
+
+/**
+ * The shell collection: one tool, `run_shell`, that runs a command in a fresh process in
+ * its own process group, with standard input closed, a hard timeout that stops the whole
+ * process tree, output merged in order, cleaned of terminal escapes, cut in the middle to
+ * fit and saved whole to `.toolbelt/output/` when it does not. It asks for approval by
+ * default, and checks the allow/deny lists before anyone is asked.
+ *
+ * The lists guard against honest mistakes; for a boundary use `sandbox: 'bwrap'` or a
+ * `launcher` into a container.
+ *
+ * @throws {TypeError} for a wrong option, naming it; when `sandbox: 'bwrap'` is asked for and
+ * bubblewrap is missing or cannot run here.
+ *
+ * @example
+ * const shell = createShellTools({ workspace, allow: ['git', 'npm'], deny: ['git push'] });
+ */
+export function createShellTools(options: ShellToolsOptions): ToolCollection {
+  const config = resolveShellOptions(options);
+  const shellName = path.basename(config.shell);
+  return {
+    name: 'shell',
+    tools: [createRunShellTool(config, shellName)],
+    instructions: shellInstructions(shellName),
+  };
+}
+
+function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinition<any> {
+  const timeoutSeconds = Math.ceil(config.timeoutMs / 1000);
+  const maxTimeoutSeconds = Math.floor(config.maxTimeoutMs / 1000);
+  const policy = { ...(config.allow === undefined ? {} : { allow: config.allow }), ...(config.deny === undefined ? {} : { deny: config.deny }) };
+  const input = z.object({
+    command: z.string().describe(COMMAND_DESCRIPTION),
+    working_directory: z.string().optional().describe(WORKING_DIRECTORY_DESCRIPTION),
+    timeout_seconds: z
+      .number()
+      .min(1, { message: `timeout_seconds must be at least 1; leave it out for the default of ${timeoutSeconds} s` })
+      .optional()
+      .describe(timeoutSecondsDescription(timeoutSeconds, maxTimeoutSeconds)),
+    output_filter: z
+      .string()
+      .superRefine((pattern, context) => {
+        const problem = regexProblem(pattern);
+        if (problem !== undefined) context.addIssue({ code: 'custom', message: `not a valid regular expression (${problem}); fix or drop output_filter` });
+      })
+      .optional()
+      .describe(OUTPUT_FILTER_DESCRIPTION),
+  });
+  type Input = z.output<typeof input>;
+
+  return defineTool({
+    name: 'run_shell',
+    description: runShellDescription({
+      shellName,
+      timeoutSeconds,
+      maxTimeoutSeconds,
+      maxOutputCharacters: config.maxOutputCharacters,
+      ...policy,
+      sandboxed: config.sandbox !== undefined,
+      separateStreams: config.separateStreams,
+    }),
+    kind: 'execute',
+    input,
+    needsApproval: true,
+    canRunInBackground: true,
+    async checkPolicy({ command, working_directory }: Input) {
+      const refusal = checkCommand(command, policy);
+      if (refusal !== undefined) return refusal;
+      if (working_directory !== undefined) {
+        try {
+          await config.workspace.resolveDirectory(working_directory);
+        } catch (error) {
+          if (error instanceof ToolError) return `working_directory: ${error.message}`;
+          throw error;
+        }
+      }
+      return undefined;
+    },
+    describeCall: ({ command, working_directory }: Input) =>
+      working_directory === undefined || working_directory === '.' ? `Run: ${command}` : `Run in ${working_directory}: ${command}`,
+    approvalKey: ({ command }: Input) => commandApprovalKey(command),
+    async execute({ command, working_directory, timeout_seconds, output_filter }: Input, context) {
+      // The policy runs again here: execute may be reached without runTool (a host calling it directly).
+      const refusal = checkCommand(command, policy);
+      if (refusal !== undefined) return { text: refusal, isError: true };
+      const directory = await config.workspace.resolveDirectory(working_directory ?? '.');
+      const notes: string[] = [];
+      let timeoutMs = config.timeoutMs;
+      if (timeout_seconds !== undefined) {
+        timeoutMs = Math.ceil(timeout_seconds * 1000);
+        if (timeoutMs > config.maxTimeoutMs) {
+          timeoutMs = config.maxTimeoutMs;
+          notes.push(timeoutCappedNote(timeout_seconds, maxTimeoutSeconds));
+        }
+      } else if (context.background !== undefined) {
+        // A background job's own ceiling applies instead of the foreground timeout.
+        timeoutMs = MAX_TIMER_MS;
+      }
+      if (onlyChangesDirectory(command)) notes.push(CD_ONLY_NOTE);
+
+      const script = config.separateStreams ? command : `exec 2>&1; ${command}`;
+      const [file, ...args] = [
+        ...config.launcher,
+        ...(config.sandbox === undefined ? [] : [...config.sandbox.command, '--chdir', directory.absolute, '--']),
+        config.shell,
+        '-c',
+        script,
+      ];
+      const maxOutput = config.maxOutputCharacters;
+      const outcome = await runCommand({
+        workspace: config.workspace,
+        file: file!,
+        args,
+        cwd: directory.absolute,
+        env: environmentFor(config),
+        timeoutMs,
+        signal: context.signal,
+        separateStreams: config.separateStreams,
+        windowCharacters: maxOutput,
+        spillThreshold: maxOutput - Math.min(REPLY_RESERVE, Math.floor(maxOutput / 2)),
+        maxLineCharacters: config.maxLineCharacters,
+        maxSpillCharacters: config.maxSpillCharacters,
+        ...(output_filter === undefined ? {} : { filter: new RegExp(output_filter) }),
+        ...(context.background === undefined ? {} : { onText: context.background.onOutput }),
+      });
+      return formatShellResult(outcome, {
+        command,
+        workingDirectory: directory.relative,
+        maxCharacters: maxOutput,
+        timeoutMs,
+        notes,
+        shellName,
+      });
+    },
+  });
+}
+
+/** setTimeout's ceiling (about 24.8 days): "no timeout of its own". */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function environmentFor(config: ShellConfig): Record<string, string> {
+  return buildEnvironment({ inheritEnv: config.inheritEnv, ...(config.env === undefined ? {} : { env: config.env }) });
+}
+
+function regexProblem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+export type { ShellToolsOptions } from './options.js';
+export type { ShellResultData } from './format.js';

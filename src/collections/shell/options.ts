@@ -1,0 +1,229 @@
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { Workspace } from '../../workspace/workspace.js';
+import { describeType, validateEnvOption } from './environment.js';
+import { findCompoundSyntax } from './policy.js';
+import { bwrapArguments, findExecutable, probeBwrap } from './sandbox.js';
+
+/** Default time a command may run: 120 s. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+/** Default longest time the model may ask for with `timeout_seconds`: 600 s. */
+export const DEFAULT_MAX_TIMEOUT_MS = 600_000;
+/** Default length of a reply, in characters: 30,000. */
+export const DEFAULT_MAX_OUTPUT_CHARACTERS = 30_000;
+/** Lines longer than this are cut in the reply: 2,000 characters. */
+export const DEFAULT_MAX_LINE_CHARACTERS = 2_000;
+/** A spill file stops after this many characters, so a flood cannot fill the disk: 50,000,000. */
+export const DEFAULT_MAX_SPILL_CHARACTERS = 50_000_000;
+
+/** Options of {@link createShellTools}. */
+export interface ShellToolsOptions {
+  /** Commands start in its root; `working_directory` must stay inside it. */
+  readonly workspace: Workspace;
+  /** How long a command may run when the model does not say. @default 120_000 */
+  readonly timeoutMs?: number;
+  /** The longest the model may ask for with `timeout_seconds`. @default 600_000 */
+  readonly maxTimeoutMs?: number;
+  /** The longest reply, in characters; longer output is cut in the middle and saved whole to a file. @default 30_000 */
+  readonly maxOutputCharacters?: number;
+  /** Lines longer than this are cut in the reply (the saved file keeps them whole). @default 2_000 */
+  readonly maxLineCharacters?: number;
+  /** A saved output file stops after this many characters. @default 50_000_000 */
+  readonly maxSpillCharacters?: number;
+  /**
+   * Command prefixes that may run, matched against the command's first words ignoring case:
+   * `git` allows `git log` but not `gitk`, `git status` allows only that. With an allowlist,
+   * chaining, substitution, redirection and line breaks are refused. No list: anything runs.
+   */
+  readonly allow?: readonly string[];
+  /** Exceptions carved out of `allow` (`allow: ['git'], deny: ['git push']`). Needs `allow`. */
+  readonly deny?: readonly string[];
+  /** Variables to set, or to remove with `undefined`, for every command. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Start from the host's environment. `false` starts from `PATH` alone (plus the
+   * non-interactive set and `env`), so the host's secrets do not reach commands.
+   * @default true
+   */
+  readonly inheritEnv?: boolean;
+  /** Report stdout and stderr in separate sections instead of merged in order. @default false */
+  readonly separateStreams?: boolean;
+  /**
+   * `'bwrap'`: run every command under bubblewrap: the workspace is the only writable path,
+   * system folders are read-only, the home folder and the rest of the host are absent, and
+   * there is no network. Checked when the collection is created.
+   */
+  readonly sandbox?: 'bwrap';
+  /** Extra host folders mounted read-only in the `bwrap` sandbox (a toolchain in the home folder). */
+  readonly sandboxReadOnlyPaths?: readonly string[];
+  /**
+   * A program and arguments put before the shell: `['docker', 'exec', '-i', 'box']`,
+   * `['ssh', 'build-host']`. It gets the working directory and environment on this machine.
+   */
+  readonly launcher?: readonly string[];
+  /**
+   * The shell. Defaults to bash when it is on `PATH`, else sh; with a `launcher`, `sh`
+   * (the other side may have no bash).
+   */
+  readonly shell?: string;
+}
+
+/** The options after validation, with defaults applied. */
+export interface ShellConfig {
+  readonly workspace: Workspace;
+  readonly timeoutMs: number;
+  readonly maxTimeoutMs: number;
+  readonly maxOutputCharacters: number;
+  readonly maxLineCharacters: number;
+  readonly maxSpillCharacters: number;
+  readonly allow?: readonly string[];
+  readonly deny?: readonly string[];
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly inheritEnv: boolean;
+  readonly separateStreams: boolean;
+  /** The shell program as it will be started. */
+  readonly shell: string;
+  /** The launcher program and its arguments, put first. */
+  readonly launcher: readonly string[];
+  /** Bubblewrap and its arguments, between the launcher and the shell. */
+  readonly sandbox?: { readonly kind: 'bwrap'; readonly command: readonly string[] };
+}
+
+const KNOWN_OPTIONS = new Set([
+  'workspace', 'timeoutMs', 'maxTimeoutMs', 'maxOutputCharacters', 'maxLineCharacters', 'maxSpillCharacters', 'allow', 'deny',
+  'env', 'inheritEnv', 'separateStreams', 'sandbox', 'sandboxReadOnlyPaths', 'launcher', 'shell',
+]);
+
+/** Validates the options once, when the collection is created; messages name the option. */
+export function resolveShellOptions(options: ShellToolsOptions): ShellConfig {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`Expected createShellTools() to get an options object with a \`workspace\`, got \`${String(options)}\`.`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.has(key)) throw new TypeError(`Unknown option \`${key}\` for createShellTools(). Known options: ${[...KNOWN_OPTIONS].join(', ')}.`);
+  }
+  if (!(options.workspace instanceof Workspace)) {
+    throw new TypeError(`Expected the \`workspace\` option to be a Workspace (\`new Workspace(root)\`), got \`${String(options.workspace)}\` (${describeType(options.workspace)}).`);
+  }
+  const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
+  const maxTimeoutMs = positiveInteger('maxTimeoutMs', options.maxTimeoutMs, Math.max(DEFAULT_MAX_TIMEOUT_MS, timeoutMs));
+  if (timeoutMs > maxTimeoutMs) {
+    throw new TypeError(`Expected the \`timeoutMs\` option (${timeoutMs}) to be at most \`maxTimeoutMs\` (${maxTimeoutMs}).`);
+  }
+  const maxOutputCharacters = positiveInteger('maxOutputCharacters', options.maxOutputCharacters, DEFAULT_MAX_OUTPUT_CHARACTERS);
+  if (maxOutputCharacters < 1_000) {
+    throw new TypeError(`Expected the \`maxOutputCharacters\` option to be at least 1000, got \`${maxOutputCharacters}\` (number).`);
+  }
+  const maxLineCharacters = positiveInteger('maxLineCharacters', options.maxLineCharacters, DEFAULT_MAX_LINE_CHARACTERS);
+  const maxSpillCharacters = positiveInteger('maxSpillCharacters', options.maxSpillCharacters, DEFAULT_MAX_SPILL_CHARACTERS);
+  const allow = prefixList('allow', options.allow);
+  const deny = prefixList('deny', options.deny);
+  if (deny !== undefined && allow === undefined) {
+    throw new TypeError(
+      'The `deny` option needs an `allow` list: on its own a prefix denylist cannot see past chaining (`git status; git push`), ' +
+        'so it would only look safe. Pass `allow` as well (`allow: [\'git\'], deny: [\'git push\']`), or use `sandbox: \'bwrap\'`.',
+    );
+  }
+  validateEnvOption(options.env);
+  const inheritEnv = booleanOption('inheritEnv', options.inheritEnv, true);
+  const separateStreams = booleanOption('separateStreams', options.separateStreams, false);
+
+  const launcher = options.launcher === undefined ? [] : stringList('launcher', options.launcher);
+  if (options.launcher !== undefined && launcher.length === 0) {
+    throw new TypeError('Expected the `launcher` option to name a program, such as `[\'docker\', \'exec\', \'-i\', \'box\']`, got an empty list.');
+  }
+  if (options.shell !== undefined && (typeof options.shell !== 'string' || options.shell.trim() === '')) {
+    throw new TypeError(`Expected the \`shell\` option to be a program name or path, got \`${String(options.shell)}\` (${describeType(options.shell)}).`);
+  }
+  const shell = options.shell ?? (launcher.length > 0 ? 'sh' : (findExecutable('bash') ?? findExecutable('sh') ?? '/bin/sh'));
+
+  let sandbox: ShellConfig['sandbox'];
+  if (options.sandbox !== undefined) {
+    if (options.sandbox !== 'bwrap') {
+      throw new TypeError(`Expected the \`sandbox\` option to be 'bwrap' or left out, got \`${String(options.sandbox)}\` (${describeType(options.sandbox)}).`);
+    }
+    const readOnlyPaths = options.sandboxReadOnlyPaths === undefined ? [] : stringList('sandboxReadOnlyPaths', options.sandboxReadOnlyPaths);
+    for (const folder of readOnlyPaths) {
+      if (!path.isAbsolute(folder) || !existsSync(folder)) {
+        throw new TypeError(`Expected every entry of the \`sandboxReadOnlyPaths\` option to be an existing absolute path, got \`${folder}\`.`);
+      }
+    }
+    const bwrap = findExecutable('bwrap');
+    if (bwrap === undefined) {
+      throw new TypeError(
+        "The `sandbox: 'bwrap'` option needs bubblewrap, and `bwrap` is not on PATH. Install it (Debian and Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`) or leave out `sandbox`.",
+      );
+    }
+    const probe = probeBwrap(bwrap, options.workspace.root);
+    if (!probe.usable) {
+      throw new TypeError(
+        `bubblewrap is installed (${bwrap}) but cannot create its sandbox on this machine: ${probe.reason}. ` +
+          'It needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile that allows them) or root with CAP_SYS_ADMIN; ' +
+          'in a container, run it with those or use a `launcher` into a real sandbox instead.',
+      );
+    }
+    sandbox = { kind: 'bwrap', command: [bwrap, ...bwrapArguments({ root: options.workspace.root, readOnlyPaths })] };
+  } else if (options.sandboxReadOnlyPaths !== undefined) {
+    throw new TypeError("The `sandboxReadOnlyPaths` option only applies with `sandbox: 'bwrap'`.");
+  }
+
+  return {
+    workspace: options.workspace,
+    timeoutMs,
+    maxTimeoutMs,
+    maxOutputCharacters,
+    maxLineCharacters,
+    maxSpillCharacters,
+    ...(allow === undefined ? {} : { allow }),
+    ...(deny === undefined ? {} : { deny }),
+    ...(options.env === undefined ? {} : { env: { ...options.env } }),
+    inheritEnv,
+    separateStreams,
+    shell,
+    launcher,
+    ...(sandbox === undefined ? {} : { sandbox }),
+  };
+}
+
+function positiveInteger(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new TypeError(`Expected the \`${name}\` option to be a positive integer, got \`${String(value)}\` (${describeType(value)}).`);
+  }
+  return value;
+}
+
+function booleanOption(name: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') {
+    throw new TypeError(`Expected the \`${name}\` option to be a boolean, got \`${String(value)}\` (${describeType(value)}).`);
+  }
+  return value;
+}
+
+function stringList(name: string, value: unknown): string[] {
+  if (!Array.isArray(value)) {
+    throw new TypeError(`Expected the \`${name}\` option to be an array of strings, got \`${String(value)}\` (${describeType(value)}).`);
+  }
+  for (const entry of value) {
+    if (typeof entry !== 'string' || entry.trim() === '') {
+      throw new TypeError(`Expected every entry of the \`${name}\` option to be a non-blank string, got \`${String(entry)}\` (${describeType(entry)}).`);
+    }
+  }
+  return [...(value as string[])];
+}
+
+function prefixList(name: 'allow' | 'deny', value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  const list = stringList(name, value);
+  if (name === 'allow' && list.length === 0) {
+    throw new TypeError('Expected the `allow` option to list at least one command prefix, such as `[\'git\', \'npm test\']`; leave it out to allow every command.');
+  }
+  for (const entry of list) {
+    const compound = findCompoundSyntax(entry);
+    if (compound !== undefined) {
+      throw new TypeError(`Expected the \`${name}\` option to hold plain command prefixes, got \`${entry}\`, which contains ${compound}.`);
+    }
+  }
+  return list.map((entry) => entry.trim());
+}

@@ -1,0 +1,109 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { nanoid } from 'nanoid';
+import type { Workspace } from '../../workspace/workspace.js';
+
+/** Spill files older than this are removed when a new one is made. */
+export const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/** At most this many spill files are kept (the newest). */
+export const SPILL_MAX_FILES = 20;
+
+/**
+ * A file in `.toolbelt/output/` that receives a command's whole output while it arrives, so
+ * a reply cut in the middle can name where the rest is. Writes respect back-pressure: the
+ * caller waits for {@link write} when the disk is slower than the command.
+ */
+export class SpillFile {
+  /** The path relative to the workspace root, as the model should pass it to read_file. */
+  readonly relative: string;
+  readonly #stream: WriteStream;
+  readonly #maxCharacters: number;
+  #written = 0;
+  #error: Error | undefined;
+  /** True when the output went past the file's limit and the rest was not saved. */
+  truncated = false;
+
+  private constructor(relative: string, stream: WriteStream, maxCharacters: number) {
+    this.relative = relative;
+    this.#stream = stream;
+    this.#maxCharacters = maxCharacters;
+    stream.on('error', (error) => {
+      this.#error ??= error;
+    });
+  }
+
+  /**
+   * Creates a new spill file, after pruning old ones.
+   * @throws when the private folder cannot be used or the file cannot be created.
+   */
+  static async create(workspace: Workspace, options: { suffix?: string; maxCharacters: number }): Promise<SpillFile> {
+    const directory = await workspace.privateDir('output');
+    await pruneSpillFiles(directory);
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+    const absolute = path.join(directory, `shell-${stamp}-${nanoid(8).replace(/[^A-Za-z0-9]/g, 'x')}${options.suffix ?? ''}.txt`);
+    const stream = createWriteStream(absolute, { flags: 'wx', encoding: 'utf8' });
+    await new Promise<void>((resolve, reject) => {
+      stream.once('open', () => resolve());
+      stream.once('error', reject);
+    });
+    return new SpillFile(workspace.display(absolute), stream, options.maxCharacters);
+  }
+
+  /** Why writing failed, if it did. */
+  get error(): Error | undefined {
+    return this.#error;
+  }
+
+  /** Appends text; resolves when the file can take more. */
+  async write(text: string): Promise<void> {
+    if (this.#error !== undefined || this.truncated || text === '') return;
+    if (this.#written + text.length > this.#maxCharacters) {
+      text = text.slice(0, Math.max(0, this.#maxCharacters - this.#written));
+      this.truncated = true;
+    }
+    this.#written += text.length;
+    let more = this.#stream.write(text);
+    if (this.truncated) {
+      more = this.#stream.write(`\n[… the output went on; this file stops at ${this.#maxCharacters.toLocaleString('en-US')} characters]\n`) && more;
+    }
+    if (!more && this.#error === undefined) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.#stream.off('drain', done);
+          this.#stream.off('error', done);
+          this.#stream.off('close', done);
+          resolve();
+        };
+        this.#stream.on('drain', done);
+        this.#stream.on('error', done);
+        this.#stream.on('close', done);
+      });
+    }
+  }
+
+  /** Flushes and closes the file. */
+  async close(): Promise<void> {
+    if (this.#stream.closed) return;
+    await new Promise<void>((resolve) => {
+      this.#stream.end(() => resolve());
+      this.#stream.once('error', () => resolve());
+    });
+  }
+}
+
+/** Removes spill files older than a day and all but the newest {@link SPILL_MAX_FILES} − 1. */
+export async function pruneSpillFiles(directory: string, now = Date.now()): Promise<void> {
+  const names = (await fs.readdir(directory)).filter((name) => name.startsWith('shell-') && name.endsWith('.txt'));
+  const files = await Promise.all(
+    names.map(async (name) => {
+      const absolute = path.join(directory, name);
+      const stats = await fs.lstat(absolute).catch(() => undefined);
+      return { absolute, modified: stats?.isFile() ? stats.mtimeMs : undefined };
+    }),
+  );
+  const present = files.filter((file): file is { absolute: string; modified: number } => file.modified !== undefined);
+  present.sort((a, b) => b.modified - a.modified);
+  const doomed = present.filter((file, index) => index >= SPILL_MAX_FILES - 1 || now - file.modified > SPILL_MAX_AGE_MS);
+  await Promise.all(doomed.map((file) => fs.rm(file.absolute, { force: true })));
+}

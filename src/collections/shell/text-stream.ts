@@ -1,0 +1,213 @@
+import stripAnsi from 'strip-ansi';
+
+/** An escape sequence longer than this is not held back waiting for its end (OSC links are long). */
+const MAX_HELD_ESCAPE = 512;
+
+/**
+ * Turns one stream's bytes into clean text as they arrive: UTF-8 decoded with characters
+ * split across chunks kept whole, ANSI and terminal escapes removed even when a sequence is
+ * split across chunks, and `\r\n` made `\n`.
+ */
+export class CleanTextStream {
+  readonly #decoder = new TextDecoder('utf-8');
+  #held = '';
+
+  /** The clean text of `chunk`; may hold back a few characters until the next chunk. */
+  write(chunk: Uint8Array): string {
+    return this.#clean(this.#held + this.#decoder.decode(chunk, { stream: true }), false);
+  }
+
+  /** Whatever was held back, at the end of the stream. */
+  end(): string {
+    return this.#clean(this.#held + this.#decoder.decode(), true);
+  }
+
+  #clean(text: string, final: boolean): string {
+    this.#held = '';
+    if (!final) {
+      const escape = Math.max(text.lastIndexOf('\u001b'), text.lastIndexOf('\u009b'));
+      if (escape !== -1 && text.length - escape < MAX_HELD_ESCAPE) {
+        const rest = text.slice(escape);
+        // Held only while it is not a complete sequence yet.
+        if (stripAnsi(rest) === rest) {
+          this.#held = rest;
+          text = text.slice(0, escape);
+        }
+      }
+      if (this.#held === '' && text.endsWith('\r')) {
+        this.#held = '\r';
+        text = text.slice(0, -1);
+      }
+    }
+    const stripped = stripAnsi(text);
+    return stripped.includes('\r\n') ? stripped.replaceAll('\r\n', '\n') : stripped;
+  }
+}
+
+/**
+ * Cuts lines longer than a limit as text streams through, ending each cut line with a marker
+ * that says how much was left out. Keeps no more than the current line's length in memory.
+ */
+export class LineCapper {
+  readonly #maxLine: number;
+  #lineLength = 0;
+  /** Characters left out of long lines so far. */
+  cutCharacters = 0;
+  /** Lines that were cut. */
+  cutLines = 0;
+
+  constructor(maxLineCharacters: number) {
+    this.#maxLine = maxLineCharacters;
+  }
+
+  write(text: string): string {
+    let output = '';
+    let start = 0;
+    while (start < text.length) {
+      const newline = text.indexOf('\n', start);
+      const end = newline === -1 ? text.length : newline;
+      const room = this.#maxLine - this.#lineLength;
+      const length = end - start;
+      if (room > 0) output += length <= room ? text.slice(start, end) : text.slice(start, start + room);
+      this.#lineLength += length;
+      if (newline === -1) break;
+      output += this.#closeLine() + '\n';
+      start = newline + 1;
+    }
+    return output;
+  }
+
+  end(): string {
+    return this.#closeLine();
+  }
+
+  #closeLine(): string {
+    const over = this.#lineLength - this.#maxLine;
+    this.#lineLength = 0;
+    if (over <= 0) return '';
+    this.cutCharacters += over;
+    this.cutLines += 1;
+    return ` … [${over.toLocaleString('en-US')} more characters on this line]`;
+  }
+}
+
+/**
+ * Keeps only the lines that match a regular expression, counting kept and total lines.
+ * Holds at most one (already capped) line in memory.
+ */
+export class LineFilter {
+  readonly #pattern: RegExp;
+  #partial = '';
+  totalLines = 0;
+  keptLines = 0;
+
+  constructor(pattern: RegExp) {
+    this.#pattern = pattern;
+  }
+
+  write(text: string): string {
+    let output = '';
+    let start = 0;
+    for (;;) {
+      const newline = text.indexOf('\n', start);
+      if (newline === -1) break;
+      output += this.#line(this.#partial + text.slice(start, newline), '\n');
+      this.#partial = '';
+      start = newline + 1;
+    }
+    this.#partial += text.slice(start);
+    return output;
+  }
+
+  end(): string {
+    if (this.#partial === '') return '';
+    const line = this.#partial;
+    this.#partial = '';
+    return this.#line(line, '');
+  }
+
+  #line(line: string, ending: string): string {
+    this.totalLines += 1;
+    this.#pattern.lastIndex = 0;
+    if (!this.#pattern.test(line)) return '';
+    this.keptLines += 1;
+    return line + ending;
+  }
+}
+
+/**
+ * The first and last characters of a text of any length, in bounded memory: the head up to
+ * `headCharacters`, then a tail that drops its oldest characters beyond `tailCharacters`,
+ * counting what fell out between them.
+ */
+export class HeadTailWindow {
+  readonly #headMax: number;
+  readonly #tailMax: number;
+  #head = '';
+  #tail: string[] = [];
+  #tailLength = 0;
+  /** Characters dropped between head and tail. */
+  omittedCharacters = 0;
+  /** Line breaks among the dropped characters. */
+  omittedLines = 0;
+  totalCharacters = 0;
+
+  constructor(headCharacters: number, tailCharacters: number) {
+    this.#headMax = headCharacters;
+    this.#tailMax = tailCharacters;
+  }
+
+  write(text: string): void {
+    if (text === '') return;
+    this.totalCharacters += text.length;
+    if (this.#head.length < this.#headMax) {
+      const room = this.#headMax - this.#head.length;
+      this.#head += text.slice(0, room);
+      if (text.length <= room) return;
+      text = text.slice(room);
+    }
+    if (text.length >= this.#tailMax) {
+      for (const chunk of this.#tail) this.#drop(chunk);
+      this.#drop(text.slice(0, text.length - this.#tailMax));
+      this.#tail = [text.slice(text.length - this.#tailMax)];
+      this.#tailLength = this.#tailMax;
+      return;
+    }
+    this.#tail.push(text);
+    this.#tailLength += text.length;
+    while (this.#tailLength > this.#tailMax) {
+      const first = this.#tail[0]!;
+      const excess = this.#tailLength - this.#tailMax;
+      if (first.length <= excess) {
+        this.#tail.shift();
+        this.#drop(first);
+        this.#tailLength -= first.length;
+      } else {
+        this.#drop(first.slice(0, excess));
+        this.#tail[0] = first.slice(excess);
+        this.#tailLength -= excess;
+      }
+    }
+  }
+
+  get head(): string {
+    return this.#head;
+  }
+
+  get tail(): string {
+    if (this.#tail.length > 1) this.#tail = [this.#tail.join('')];
+    return this.#tail[0] ?? '';
+  }
+
+  #drop(text: string): void {
+    this.omittedCharacters += text.length;
+    this.omittedLines += countLineBreaks(text);
+  }
+}
+
+/** The number of `\n` in `text`. */
+export function countLineBreaks(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count += 1;
+  return count;
+}
