@@ -107,7 +107,7 @@ function fromChat(calls: readonly ChatToolCall[]): ModelCall[] {
 function fromResponses(items: readonly ResponsesFunctionCall[]): ModelCall[] {
   return items
     .filter((item) => item.type === 'function_call')
-    .map((item) => ({ callId: item.call_id ?? '', name: item.name ?? '', arguments: item.arguments ?? '' }));
+    .map((item) => ({ callId: String(item.call_id ?? ''), name: String(item.name ?? ''), arguments: typeof item.arguments === 'string' ? item.arguments : '' }));
 }
 
 export { OPENAI_FUNCTION_NAME_PATTERN } from './specs.js';

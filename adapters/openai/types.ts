@@ -65,31 +65,27 @@ export interface ChatToolCall {
   readonly function?: { readonly name: string; readonly arguments: string };
 }
 
-/** A `function_call` item from a Responses API `response.output`. Other items are ignored. */
+/**
+ * An item of a Responses API `response.output`. Only `function_call` items are run; the
+ * fields are checked at run time, so every output item type fits.
+ */
 export interface ResponsesFunctionCall {
   readonly type: string;
-  readonly call_id?: string;
-  readonly name?: string;
-  readonly arguments?: string;
+  readonly call_id?: unknown;
+  readonly name?: unknown;
+  readonly arguments?: unknown;
 }
 
-/** A Chat Completions message the dispatcher produces. */
+/** A Chat Completions message the dispatcher produces (mutable, to fit the `openai` types). */
 export type ChatResultMessage =
-  | { readonly role: 'tool'; readonly tool_call_id: string; readonly content: string }
-  | {
-      readonly role: 'user';
-      readonly content: ReadonlyArray<
-        { readonly type: 'text'; readonly text: string } | { readonly type: 'image_url'; readonly image_url: { readonly url: string } }
-      >;
-    };
+  | { role: 'tool'; tool_call_id: string; content: string }
+  | { role: 'user'; content: Array<{ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }> };
 
-/** A Responses API `function_call_output` input item. */
+/** A Responses API `function_call_output` input item (mutable, to fit the `openai` types). */
 export interface FunctionCallOutputItem {
-  readonly type: 'function_call_output';
-  readonly call_id: string;
-  readonly output:
-    | string
-    | ReadonlyArray<{ readonly type: 'input_text'; readonly text: string } | { readonly type: 'input_image'; readonly image_url: string; readonly detail: 'auto' }>;
+  type: 'function_call_output';
+  call_id: string;
+  output: string | Array<{ type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail: 'auto' }>;
 }
 
 /** A call the host has to answer before the conversation can go on. */
