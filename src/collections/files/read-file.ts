@@ -80,7 +80,7 @@ export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefin
       const whole = startLine === 1 && !page.more;
       recordRead(context.session, file.absolute, stats, whole);
 
-      const range = `lines ${startLine}-${lastShown}${page.totalLines === undefined ? '' : ` of ${page.totalLines}`}`;
+      const range = `${lastShown === startLine ? `line ${startLine}` : `lines ${startLine}-${lastShown}`}${page.totalLines === undefined ? '' : ` of ${page.totalLines}`}`;
       let header: string;
       let footer: string | undefined;
       const next = lastShown + 1;
@@ -116,11 +116,11 @@ export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefin
 }
 
 function notTextMessage(shown: string, kind: string, size: number): string {
-  const what = kind === 'binary data' ? 'binary data (it has NUL bytes)' : kind;
+  const what = kind === 'binary data' ? `holds binary data (NUL bytes; ${formatBytes(size)})` : `is ${kind} (${formatBytes(size)})`;
   let advice = 'Tell the user if you need its content, or look at it with another tool.';
   if (kind.endsWith('image')) advice = 'To learn what it shows, use an image tool such as query_image if you have one.';
   else if (kind.startsWith('UTF-')) advice = 'Convert it to UTF-8 first (e.g. `iconv -f UTF-16 -t UTF-8` in a shell), or ask the user.';
-  return `\`${shown}\` is not UTF-8 text: it is ${what} (${formatBytes(size)}), so read_file cannot show it as lines. ${advice}`;
+  return `\`${shown}\` ${what}, not UTF-8 text, so read_file cannot show it as lines. ${advice}`;
 }
 
 function unreadableLineMessage(shown: string, end: PageEnd, line: number): string {

@@ -5,7 +5,7 @@ import { compileGlob } from './find-files.js';
 import { fillDescription, PATH_FIELD, SEARCH_FIELDS, SEARCH_FILES_DESCRIPTION } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { runSearch, type SearchOutcome } from './search-runner.js';
-import { formatBytes, formatCount } from './text.js';
+import { formatBytes, formatCount, formatSeconds } from './text.js';
 
 /** Most results a model may ask for in one call. */
 export const MAX_SEARCH_LIMIT = 1_000;
@@ -98,7 +98,7 @@ export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDe
       if (outcome.stopped?.type === 'cancelled') throw new ToolError('search_files was cancelled.');
       if (outcome.stopped?.type === 'regex-timeout') {
         throw new ToolError(
-          `The pattern \`${input.pattern}\` ran for more than ${formatCount(options.regexTimeoutMs / 1000)} s on one line of \`${outcome.stopped.file}\` without finishing (catastrophic backtracking, e.g. nested quantifiers like \`(a+)+\`), so the search was stopped. Simplify the pattern: avoid nested or overlapping quantifiers, anchor it, or search for a literal part of it.`,
+          `The pattern \`${input.pattern}\` ran for more than ${formatSeconds(options.regexTimeoutMs)} s on one line of \`${outcome.stopped.file}\` without finishing (catastrophic backtracking, e.g. nested quantifiers like \`(a+)+\`), so the search was stopped. Simplify the pattern: avoid nested or overlapping quantifiers, anchor it, or search for a literal part of it.`,
           { data: { file: outcome.stopped.file } },
         );
       }
@@ -195,7 +195,7 @@ function skipNotes(outcome: SearchOutcome, context: ReplyContext): string[] {
   if (outcome.skipped.unreadable.length > 0) parts.push(`${plural(outcome.skipped.unreadable.length, 'file or folder', 'files or folders')} that could not be read${named(outcome.skipped.unreadable)}`);
   if (parts.length > 0) notes.push(`Not searched: ${parts.join('; ')}.`);
   if (outcome.stopped?.type === 'timeout') {
-    notes.push(`The search stopped after ${formatCount(outcome.stopped.afterMs / 1000)} s, so results are incomplete. Narrow it with path or include.`);
+    notes.push(`The search stopped after ${formatSeconds(outcome.stopped.afterMs)} s, so results are incomplete. Narrow it with path or include.`);
   }
   return notes;
 }

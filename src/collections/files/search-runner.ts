@@ -97,6 +97,7 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
   const matches: FileMatch[] = [];
   let committed = 0;
   let searched = 0;
+  let passedOver = 0;
   const skipped = { binary: 0, notUtf8: [] as string[], tooLarge: [] as string[], unreadable: [] as string[] };
 
   const channel = new WorkerChannel(
@@ -109,14 +110,18 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
     }),
     regexTimeoutMs,
     (file) => {
+      // Files answered after the limit was reached were read ahead, not asked for: leave them out.
+      if (committed >= limit) {
+        passedOver += 1;
+        return;
+      }
       searched += 1;
       if (file.count === 0) return;
       matches.push({ path: file.path, count: file.count, lines: file.lines });
       committed += mode === 'lines' ? file.lines.length : 1;
     },
   );
-  const started = Date.now();
-  const deadline = setTimeout(() => channel.fail({ type: 'timeout', afterMs: Date.now() - started }), searchTimeoutMs);
+  const deadline = setTimeout(() => channel.fail({ type: 'timeout', afterMs: searchTimeoutMs }), searchTimeoutMs);
   const onAbort = (): void => channel.fail({ type: 'cancelled' });
   signal.addEventListener('abort', onAbort);
   const report: WalkReport = { unreadable: skipped.unreadable };
@@ -155,24 +160,30 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
   };
 
   const iterator = files[Symbol.asyncIterator]();
-  const nextWanted = async (): Promise<Loaded | undefined> => {
+  /** The next file to search, in walk order: links and files outside `include` are passed over. */
+  const nextFile = async (): Promise<{ absolute: string; fromStart: string; isLink: boolean } | undefined> => {
     for (;;) {
       const step = await iterator.next();
       if (step.done) return undefined;
       const file = step.value;
       if (file.isLink) continue;
       if (request.include !== undefined && !request.targetIsFile && !request.include(file.fromStart)) continue;
-      return load(file);
+      return file;
     }
   };
 
-  const ahead: Promise<Loaded | undefined>[] = [];
+  // Files are taken from the walk one by one, in order, and opened ahead while earlier ones are matched.
+  const ahead: Promise<Loaded>[] = [];
+  let exhausted = false;
   try {
-    for (let index = 0; index < READ_AHEAD; index += 1) ahead.push(nextWanted());
     for (;;) {
-      const loaded = await ahead.shift()!;
+      while (!exhausted && ahead.length < READ_AHEAD) {
+        const file = await nextFile();
+        if (file === undefined) exhausted = true;
+        else ahead.push(load(file));
+      }
+      const loaded = await ahead.shift();
       if (loaded === undefined) break;
-      ahead.push(nextWanted());
       if (channel.failure !== undefined || committed >= limit) {
         stoppedByLimit = channel.failure === undefined;
         if (loaded.type === 'open') await loaded.handle.close();
@@ -193,12 +204,12 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
     signal.removeEventListener('abort', onAbort);
     await channel.close();
     // Close whatever was read ahead and not searched.
-    await Promise.all(ahead.map((pending) => pending.then((loaded) => (loaded?.type === 'open' ? loaded.handle.close() : undefined), () => undefined)));
+    await Promise.all(ahead.map((pending) => pending.then((loaded) => (loaded.type === 'open' ? loaded.handle.close() : undefined), () => undefined)));
     await iterator.return?.(undefined);
   }
   if (channel.crash !== undefined) throw channel.crash;
 
-  let limitReached = stoppedByLimit;
+  let limitReached = stoppedByLimit || passedOver > 0;
   if (mode === 'lines') {
     let left = limit;
     for (let index = 0; index < matches.length; index += 1) {

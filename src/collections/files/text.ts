@@ -56,6 +56,11 @@ export function formatCount(value: number): string {
   return value.toLocaleString('en-US');
 }
 
+/** Milliseconds as seconds for a message: `2000` → `2`, `500` → `0.5`. */
+export function formatSeconds(milliseconds: number): string {
+  return String(Math.round(milliseconds / 100) / 10);
+}
+
 /** A size in bytes for people and models: `812 bytes`, `14.2 KB`, `2.0 GB`. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${formatCount(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;

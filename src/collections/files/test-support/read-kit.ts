@@ -1,0 +1,54 @@
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runTool, type RunToolResult } from '../../../run-tool.js';
+import { createSession, type Session } from '../../../session.js';
+import type { ToolDefinition } from '../../../tool.js';
+import { Workspace } from '../../../workspace/workspace.js';
+import { createReadTools, type ReadToolsOptions } from '../read-tools.js';
+
+type ReadToolName = 'list_directory' | 'find_files' | 'search_files' | 'read_file';
+
+/** A real temporary folder with a workspace on it (`root`), a sibling `outside/`, the reading tools and a session. */
+export interface ReadKit {
+  readonly base: string;
+  readonly root: string;
+  readonly outside: string;
+  readonly workspace: Workspace;
+  readonly session: Session;
+  readonly tools: Record<ReadToolName, ToolDefinition<any>>;
+  /** Runs a reading tool through runTool, the path every adapter takes. */
+  run(name: ReadToolName, input: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<RunToolResult>;
+  /** Writes a file under the root (making parents); returns its absolute path. */
+  put(file: string, content: string | Uint8Array, mtime?: Date): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+/** Makes a {@link ReadKit}; `options` are passed to `createReadTools` beside the workspace. */
+export async function makeReadKit(options: Omit<ReadToolsOptions, 'workspace'> = {}): Promise<ReadKit> {
+  const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-read-')));
+  const root = path.join(base, 'root');
+  const outside = path.join(base, 'outside');
+  await fs.mkdir(root);
+  await fs.mkdir(outside);
+  const workspace = new Workspace(root);
+  const session = createSession();
+  const tools = Object.fromEntries(createReadTools({ workspace, ...options }).map((tool) => [tool.name, tool])) as ReadKit['tools'];
+  return {
+    base,
+    root,
+    outside,
+    workspace,
+    session,
+    tools,
+    run: (name, input, runOptions = {}) => runTool(tools[name], input, { session, ...(runOptions.signal ? { signal: runOptions.signal } : {}) }),
+    async put(file, content, mtime) {
+      const absolute = path.join(root, file);
+      await fs.mkdir(path.dirname(absolute), { recursive: true });
+      await fs.writeFile(absolute, content);
+      if (mtime !== undefined) await fs.utimes(absolute, mtime, mtime);
+      return absolute;
+    },
+    cleanup: () => fs.rm(base, { recursive: true, force: true }),
+  };
+}
