@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
-import { tool } from '@langchain/core/tools';
+import { tool, type ClientTool } from '@langchain/core/tools';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { createAgent } from 'langchain';
 import { z } from 'zod';
@@ -221,7 +221,8 @@ describe('toLangChain in createAgent', () => {
     const model = fakeModel()
       .respondWithTools([{ name: 'weather', args: { city: 'Oslo' }, id: 'call-1' }])
       .respond(new AIMessage('ok'));
-    const agent = createAgent({ model, tools: [...belt.tools, broken], middleware: [belt.middleware] });
+    const tools: ClientTool[] = [...belt.tools, broken];
+    const agent = createAgent({ model, tools, middleware: [belt.middleware] });
 
     const result = await agent.invoke({ messages: [new HumanMessage('go')] });
 

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
-import { Command, END, MemorySaver, MessagesAnnotation, Send, START, StateGraph } from '@langchain/langgraph';
+import { Command, END, type Interrupt, MemorySaver, MessagesAnnotation, Send, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { noApproverText } from '../../src/index.js';
 import { batchedApprovalText, toLangChain, type LangChainOptions } from './index.js';
 import { recordingCollection } from './test-support/tools.js';
+
+/** The pending interrupts of a run's result (LangGraph adds `__interrupt__` outside the state's type). */
+function interruptsOf(result: unknown): Interrupt[] | undefined {
+  return (result as { __interrupt__?: Interrupt[] }).__interrupt__;
+}
 
 type Routing = 'batch' | 'send-each';
 
@@ -72,7 +77,7 @@ describe('toLangChain tools in a ToolNode of a custom graph', () => {
 
     const result = await graph.invoke({ messages: [new HumanMessage('go')] }, { configurable: { thread_id: 'b' } });
 
-    expect(result.__interrupt__).toBeUndefined();
+    expect(interruptsOf(result)).toBeUndefined();
     expect(runs).toEqual(['echo safe']);
     expect(toolMessages(result.messages)['call-risky']).toEqual([
       "write_note needs the user's approval, and this graph can only ask for it when write_note is called on its own, not together with other tools in one step. It was not run. Call write_note again by itself.",
@@ -89,8 +94,8 @@ describe('toLangChain tools in a ToolNode of a custom graph', () => {
     const config = { configurable: { thread_id: 'alone' } };
 
     const paused = await graph.invoke({ messages: [new HumanMessage('go')] }, config);
-    expect(paused.__interrupt__?.[0]?.value).toMatchObject({ type: 'approval', toolCall: { id: 'call-1', name: 'write_note' } });
-    const resumed = await graph.invoke(new Command({ resume: { [paused.__interrupt__![0]!.id!]: 'approve' } }), config);
+    expect(interruptsOf(paused)?.[0]?.value).toMatchObject({ type: 'approval', toolCall: { id: 'call-1', name: 'write_note' } });
+    const resumed = await graph.invoke(new Command({ resume: { [interruptsOf(paused)![0]!.id!]: 'approve' } }), config);
 
     expect(runs).toEqual(['write alone']);
     expect(toolMessages(resumed.messages)).toEqual({ 'call-1': ['wrote alone', 'success'] });
@@ -101,9 +106,9 @@ describe('toLangChain tools in a ToolNode of a custom graph', () => {
     const config = { configurable: { thread_id: 'send' } };
 
     const paused = await graph.invoke({ messages: [new HumanMessage('go')] }, config);
-    expect(paused.__interrupt__).toHaveLength(1);
+    expect(interruptsOf(paused)).toHaveLength(1);
     expect(runs).toEqual(['echo safe']);
-    const resumed = await graph.invoke(new Command({ resume: { [paused.__interrupt__![0]!.id!]: 'approve' } }), config);
+    const resumed = await graph.invoke(new Command({ resume: { [interruptsOf(paused)![0]!.id!]: 'approve' } }), config);
 
     expect(runs).toEqual(['echo safe', 'write risky']);
     expect(toolMessages(resumed.messages)).toEqual({
