@@ -50,6 +50,8 @@ export { withPathLock } from './workspace/path-lock.js';
 // Background jobs (issue: shell and jobs)
 
 // Collections: files
+export { createReadOnlyFileTools } from './collections/files/read-tools.js';
+export type { ReadToolsOptions } from './collections/files/read-tools.js';
 export { createFileTools } from './collections/files/index.js';
 export type { FileToolCollection, FileToolsOptions, SkippedFile, UndoneFile, UndoResult } from './collections/files/index.js';
 

@@ -72,7 +72,7 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
           ? ` A pattern with "/" matches paths relative to the folder searched (${start.relative === '.' ? 'the workspace root' : `\`${start.relative}\``}); try "**/${input.pattern.split('/').pop()}" to match the name at any depth.`
           : ' Try a broader pattern such as "*name*", or search contents with search_files.';
         return {
-          text: [`No files match \`${input.pattern}\` in ${where} (${formatCount(walked)} files looked at).${hint}`, ...notes].join('\n'),
+          text: [`No files match \`${input.pattern}\` in ${where} (${plural(walked, 'file')} looked at).${hint}`, ...notes].join('\n'),
           data: { files: [], total: 0 },
         };
       }

@@ -35,8 +35,8 @@ export interface ReadToolsOptions {
   readonly maxReadCharacters?: number;
   /**
    * Lines longer than this many characters are cut in `read_file` replies, with a marker
-   * that says how many characters were left out.
-   * @default 2_000
+   * that says how many characters were left out. At most half of `maxReadCharacters`.
+   * @default 2_000 (or half of a `maxReadCharacters` below 4,000)
    */
   readonly maxLineLength?: number;
   /**
@@ -114,7 +114,9 @@ export function validateReadToolsOptions(options: ReadToolsOptions): ResolvedRea
   const resolved: ResolvedReadToolsOptions = {
     workspace: options.workspace,
     maxReadCharacters: options.maxReadCharacters ?? DEFAULT_MAX_READ_CHARACTERS,
-    maxLineLength: options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH,
+    // A smaller reply limit lowers the default line length with it, so one option is enough.
+    maxLineLength:
+      options.maxLineLength ?? Math.min(DEFAULT_MAX_LINE_LENGTH, Math.floor((options.maxReadCharacters ?? DEFAULT_MAX_READ_CHARACTERS) / 2)),
     maxFindResults: options.maxFindResults ?? DEFAULT_MAX_FIND_RESULTS,
     maxSearchFileBytes: options.maxSearchFileBytes ?? DEFAULT_MAX_SEARCH_FILE_BYTES,
     searchTimeoutMs: options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS,
