@@ -210,6 +210,24 @@ describe('edit_file', () => {
     expect(result.text.endsWith('60: y\n… and 40 more changed lines; read the file to see them.')).toBe(true);
   });
 
+  it('refuses files over the edit limit without reading them', async () => {
+    const absolute = path.join(kit.root, 'huge.log');
+    await fs.writeFile(absolute, '');
+    await fs.truncate(absolute, 11 * 1024 * 1024);
+    const result = await kit.run('edit_file', { path: 'huge.log', old_string: 'a', new_string: 'b' });
+    expect(result.text).toBe(
+      '`huge.log` is 11.0 MB; edit_file changes files of up to 10.0 MB, so it was left as it is. Ask the user to change it, or use a shell command if you have one.',
+    );
+  });
+
+  it('writes nothing when only the line endings of old_string and new_string differ', async () => {
+    const absolute = await kit.put('win.txt', 'a\r\nb\r\n');
+    const before = await fs.stat(absolute);
+    const result = await readAndEdit('win.txt', { old_string: 'a\r\nb', new_string: 'a\nb' });
+    expect(result.text).toBe('`win.txt` already reads that way (old_string and new_string differ only in line endings); nothing was written.');
+    expect((await fs.stat(absolute)).ino).toBe(before.ino);
+  });
+
   it('offers a diff of old_string and new_string for approval prompts', () => {
     const describe = kit.tools.edit_file.describeCall!;
     expect(describe({ path: 'a.ts', old_string: 'a\nb', new_string: 'a\nc' })).toBe('Edit a.ts:\n a\n-b\n+c');

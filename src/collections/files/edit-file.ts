@@ -5,6 +5,7 @@ import { defineTool } from '../../tool.js';
 import { closestLines, linesOfSpans, replaceExactText } from './edit-text.js';
 import { recordWrite } from './read-state.js';
 import { decodeTextFile, encodeTextFile } from './text-file.js';
+import { formatBytes } from './text.js';
 import { recordChange } from './undo.js';
 import { EDIT_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
 import {
@@ -21,6 +22,8 @@ import {
 
 /** Changed lines shown in an `edit_file` reply; more are counted, not shown. */
 export const MAX_EDIT_REPLY_LINES = 60;
+/** edit_file reads the whole file into memory; larger files are refused with a message. */
+export const MAX_EDIT_FILE_BYTES = 10 * 1024 * 1024;
 /** Computing the diff for `data.diff` stops after this long (a huge rewrite); the edit itself is not affected. */
 const DIFF_TIMEOUT_MS = 500;
 
@@ -56,6 +59,11 @@ export function createEditFileTool(context: WriteToolsContext) {
       return withPathLocks([resolved.absolute], async () => {
         const stats = await workspace.statOrUndefined(resolved.absolute);
         if (stats === undefined) throw new ToolError(`\`${shown}\` no longer exists. Check the path with find_files.`);
+        if (stats.size > MAX_EDIT_FILE_BYTES) {
+          throw new ToolError(
+            `\`${shown}\` is ${formatBytes(stats.size)}; edit_file changes files of up to ${formatBytes(MAX_EDIT_FILE_BYTES)}, so it was left as it is. Ask the user to change it, or use a shell command if you have one.`,
+          );
+        }
         const bytes = await workspace.readFile(resolved.absolute);
         const decoded = decodeTextFile(bytes);
         if ('problem' in decoded) {
@@ -72,6 +80,10 @@ export function createEditFileTool(context: WriteToolsContext) {
         if (outcome.type === 'not-found') throw new ToolError(notFoundMessage(decoded.text, input.old_string, shown, context.maxLineLength));
 
         const newBytes = encodeTextFile(outcome.text, decoded.bom);
+        if (newBytes.equals(bytes)) {
+          // Only line breaks differed, and they are written in the file's own ending.
+          return { text: `\`${shown}\` already reads that way (old_string and new_string differ only in line endings); nothing was written.`, data: { path: shown, replacements: 0 } };
+        }
         const backup = await backupBeforeChange(context, shown, bytes);
         await workspace.writeFileAtomic(resolved.absolute, newBytes);
         const after = await workspace.statOrUndefined(resolved.absolute);

@@ -71,8 +71,8 @@ export interface NumberedLines {
   readonly lines: readonly string[];
 }
 
-/** Comparisons of line pairs above which {@link closestLines} compares one anchor line instead of whole windows. */
-const MAX_WINDOW_COMPARISONS = 2_000_000;
+/** Line comparisons above which {@link closestLines} places one anchor line instead of whole windows. */
+const MAX_WINDOW_COMPARISONS = 400_000;
 /** A window must be at least this similar (0 to 1, per line on average) to be offered as "closest". */
 const MIN_SIMILARITY = 0.3;
 
@@ -86,33 +86,42 @@ export function closestLines(text: string, oldString: string): NumberedLines | u
   const fileLines = splitLines(text);
   const wanted = oldString.replaceAll('\r\n', '\n').split('\n');
   if (wanted.length > 1 && wanted.at(-1) === '') wanted.pop();
-  const wantedPairs = wanted.map((line) => letterPairs(line));
-  const filePairs = fileLines.map((line) => letterPairs(line));
+  const wantedPairs = wanted.map((line) => letterPairs(squeeze(line)));
+  const squeezed = fileLines.map(squeeze);
   const windowLength = Math.min(wanted.length, fileLines.length);
+  if (windowLength === 0) return undefined;
 
   let bestStart = 0;
   let bestScore = -1;
   if (fileLines.length * windowLength <= MAX_WINDOW_COMPARISONS) {
     for (let start = 0; start + windowLength <= fileLines.length; start += 1) {
       let score = 0;
-      for (let offset = 0; offset < windowLength; offset += 1) score += similarity(filePairs[start + offset]!, wantedPairs[offset]!);
+      for (let offset = 0; offset < windowLength; offset += 1) score += similarity(squeezed[start + offset]!, wantedPairs[offset]!);
       if (score > bestScore) {
         bestScore = score;
         bestStart = start;
       }
     }
   } else {
-    // A huge file: find the best place for the longest wanted line only.
-    const anchor = wanted.reduce((best, line, index) => (line.trim().length > wanted[best]!.trim().length ? index : best), 0);
-    for (let line = 0; line < fileLines.length; line += 1) {
-      const score = similarity(filePairs[line]!, wantedPairs[anchor]!) * windowLength;
-      if (score > bestScore) {
-        bestScore = score;
-        bestStart = Math.max(0, Math.min(line - anchor, fileLines.length - windowLength));
+    // A large file: place the longest wanted line only, then score the window around it.
+    const anchor = wanted.reduce((best, line, index) => (squeeze(line).length > squeeze(wanted[best]!).length ? index : best), 0);
+    let anchorLine = 0;
+    let anchorScore = -1;
+    for (let line = 0; line < squeezed.length; line += 1) {
+      const score = similarity(squeezed[line]!, wantedPairs[anchor]!);
+      if (score > anchorScore) {
+        anchorScore = score;
+        anchorLine = line;
       }
     }
+    bestStart = Math.max(0, Math.min(anchorLine - anchor, fileLines.length - windowLength));
+    bestScore = 0;
+    for (let offset = 0; offset < windowLength; offset += 1) bestScore += similarity(squeezed[bestStart + offset]!, wantedPairs[offset]!);
+    if (bestScore / windowLength < MIN_SIMILARITY && anchorScore >= MIN_SIMILARITY) {
+      return { first: anchorLine + 1, last: anchorLine + 1, lines: [fileLines[anchorLine]!] };
+    }
   }
-  if (windowLength === 0 || bestScore / windowLength < MIN_SIMILARITY) return undefined;
+  if (bestScore / windowLength < MIN_SIMILARITY) return undefined;
   return { first: bestStart + 1, last: bestStart + windowLength, lines: fileLines.slice(bestStart, bestStart + windowLength) };
 }
 
@@ -141,21 +150,34 @@ export function linesOfSpans(text: string, spans: readonly TextSpan[]): Numbered
   return groups.map(({ first, last }) => ({ first, last, lines: allLines.slice(first - 1, last) }));
 }
 
-/** The set of adjacent letter pairs of a line, indentation and runs of spaces ignored. */
-function letterPairs(line: string): Set<string> {
-  const squeezed = line.trim().replace(/\s+/g, ' ');
-  const pairs = new Set<string>();
-  if (squeezed.length === 1) pairs.add(squeezed);
-  for (let index = 0; index + 1 < squeezed.length; index += 1) pairs.add(squeezed.slice(index, index + 2));
+/** A line with indentation and runs of whitespace ignored, as lines are compared. */
+function squeeze(line: string): string {
+  return line.trim().replace(/\s+/g, ' ');
+}
+
+/** The set of adjacent letter pairs of a squeezed line, each as one number. */
+function letterPairs(squeezed: string): Set<number> {
+  const pairs = new Set<number>();
+  if (squeezed.length === 1) pairs.add(squeezed.charCodeAt(0));
+  for (let index = 0; index + 1 < squeezed.length; index += 1) pairs.add(squeezed.charCodeAt(index) * 65_536 + squeezed.charCodeAt(index + 1));
   return pairs;
 }
 
-/** Dice's coefficient of two pair sets: 1 for equal lines (two blank lines too), 0 for nothing shared. */
-function similarity(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  if (a.size === 0 || b.size === 0) return 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+/**
+ * Dice's coefficient of a squeezed line's letter pairs and a wanted line's: 1 for equal lines
+ * (two blank lines too), 0 for nothing shared. Pairs of the line are not deduplicated, which
+ * is close enough for ranking and avoids building a set per line of a large file.
+ */
+function similarity(squeezed: string, wanted: Set<number>): number {
+  const count = squeezed.length === 1 ? 1 : Math.max(0, squeezed.length - 1);
+  if (count === 0 && wanted.size === 0) return 1;
+  if (count === 0 || wanted.size === 0) return 0;
+  // Lines of very different length cannot be alike: skip the pair scan.
+  if ((2 * Math.min(count, wanted.size)) / (count + wanted.size) < MIN_SIMILARITY / 2) return 0;
   let shared = 0;
-  for (const pair of small) if (large.has(pair)) shared += 1;
-  return (2 * shared) / (a.size + b.size);
+  if (squeezed.length === 1) shared = wanted.has(squeezed.charCodeAt(0)) ? 1 : 0;
+  for (let index = 0; index + 1 < squeezed.length; index += 1) {
+    if (wanted.has(squeezed.charCodeAt(index) * 65_536 + squeezed.charCodeAt(index + 1))) shared += 1;
+  }
+  return (2 * Math.min(shared, wanted.size)) / (count + wanted.size);
 }
