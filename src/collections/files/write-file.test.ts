@@ -30,12 +30,12 @@ describe('write_file', () => {
     await kit.put('a.txt', 'one\ntwo\nthree\n');
     const unread = await kit.run('write_file', { path: 'a.txt', content: 'x' });
     expect(unread.text).toBe(
-      'You have not read `a.txt` in this session, so write_file will not overwrite it. Read the whole file with read_file first (every page if it has several), then call write_file again; to change only part of it, use edit_file.',
+      'You have not read `a.txt` in this session, so write_file will not overwrite it. Read it with read_file first, without start_line and end_line so the whole file is read, then call write_file again; to change only part of it, use edit_file.',
     );
     await kit.read('a.txt', { start_line: 1, end_line: 2 });
     const partial = await kit.run('write_file', { path: 'a.txt', content: 'x' });
     expect(partial.text).toBe(
-      'You have read only part of `a.txt`, so write_file will not overwrite it. Read the rest with read_file (continue with the start_line the last reply gave), or change just the part you read with edit_file.',
+      'You have read only part of `a.txt`, so write_file will not overwrite it. Read it whole with one read_file call without start_line and end_line, or change the part you read with edit_file (a file too long for one read_file reply can only be changed with edit_file).',
     );
     expect(await kit.text('a.txt')).toBe('one\ntwo\nthree\n');
     await kit.read('a.txt');

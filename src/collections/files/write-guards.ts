@@ -42,7 +42,7 @@ export function requireFreshRead(
   if (snapshot === undefined) {
     throw new ToolError(
       need.whole
-        ? `You have not read \`${shown}\` in this session, so write_file will not overwrite it. Read the whole file with read_file first (every page if it has several), then call write_file again; to change only part of it, use edit_file.`
+        ? `You have not read \`${shown}\` in this session, so write_file will not overwrite it. Read it with read_file first, without start_line and end_line so the whole file is read, then call write_file again; to change only part of it, use edit_file.`
         : `You have not read \`${shown}\` in this session, so ${need.toolName} will not change it. Read it with read_file first (the part you want to change is enough), then call ${need.toolName} again.`,
     );
   }
@@ -53,7 +53,7 @@ export function requireFreshRead(
   }
   if (need.whole && !snapshot.whole) {
     throw new ToolError(
-      `You have read only part of \`${shown}\`, so write_file will not overwrite it. Read the rest with read_file (continue with the start_line the last reply gave), or change just the part you read with edit_file.`,
+      `You have read only part of \`${shown}\`, so write_file will not overwrite it. Read it whole with one read_file call without start_line and end_line, or change the part you read with edit_file (a file too long for one read_file reply can only be changed with edit_file).`,
     );
   }
 }
