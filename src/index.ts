@@ -48,6 +48,11 @@ export type { AtomicWriteOptions, ResolvedPath, ResolveOptions } from './workspa
 export { withPathLock } from './workspace/path-lock.js';
 
 // Background jobs (issue: shell and jobs)
+export { DEFAULT_JOB_MAX_OUTPUT_CHARACTERS, DEFAULT_JOB_MAX_RUNTIME_MS, Job, JobRegistry, withBackground } from './background/index.js';
+export type { BackgroundOptions, JobStatus, JobSummary } from './background/index.js';
+export type { BackgroundContext } from './tool.js';
+export { spawnProcess } from './workspace/spawn-process.js';
+export type { ProcessExit, SpawnedProcess, SpawnProcessOptions } from './workspace/spawn-process.js';
 
 // Collections: files
 export { createReadOnlyFileTools } from './collections/files/read-tools.js';
@@ -56,6 +61,17 @@ export { createFileTools } from './collections/files/index.js';
 export type { FileToolCollection, FileToolsOptions, SkippedFile, UndoneFile, UndoResult } from './collections/files/index.js';
 
 // Collections: shell
+export { createShellTools } from './collections/shell/index.js';
+export type { ShellResultData, ShellToolsOptions } from './collections/shell/index.js';
+export {
+  DEFAULT_MAX_LINE_CHARACTERS as DEFAULT_SHELL_MAX_LINE_CHARACTERS,
+  DEFAULT_MAX_OUTPUT_CHARACTERS as DEFAULT_SHELL_MAX_OUTPUT_CHARACTERS,
+  DEFAULT_MAX_SPILL_CHARACTERS as DEFAULT_SHELL_MAX_SPILL_CHARACTERS,
+  DEFAULT_MAX_TIMEOUT_MS as DEFAULT_SHELL_MAX_TIMEOUT_MS,
+  DEFAULT_TIMEOUT_MS as DEFAULT_SHELL_TIMEOUT_MS,
+} from './collections/shell/options.js';
+export { NON_INTERACTIVE_ENVIRONMENT } from './collections/shell/environment.js';
+export { checkCommand, commandApprovalKey } from './collections/shell/policy.js';
 
 // Collections: task list
 
@@ -81,3 +97,8 @@ export { MAX_LISTED_NOTES, MAX_NOTE_CHARACTERS } from './collections/scratch/not
 export { MAX_LOG_ENTRY_CHARACTERS, MAX_LOG_READ_CHARACTERS, MAX_LOG_TAIL, SESSION_LOG_FILE } from './collections/scratch/session-log.js';
 
 // Collections: GitHub
+export { createGitHubTools } from './collections/github/index.js';
+export type { GitHubToolsOptions } from './collections/github/options.js';
+export { DEFAULT_GH_MAX_OUTPUT_CHARACTERS, DEFAULT_GH_TIMEOUT_MS } from './collections/github/options.js';
+export { DEFAULT_GH_LIST_LIMIT, MAX_GH_LIST_LIMIT } from './collections/github/read-tools.js';
+export { GH_AUTH_EXIT_CODE } from './collections/github/run-gh.js';

@@ -1,3 +1,4 @@
+import { formatDuration } from '../../background/duration.js';
 import { countLineBreaks } from './text-stream.js';
 import type { CollectedOutput } from './output-section.js';
 import type { CommandOutcome, CommandStatus } from './run-command.js';
@@ -98,7 +99,7 @@ export function formatShellResult(outcome: CommandOutcome, options: FormatOption
 const MARKER_RESERVE = 400;
 
 function statusLines(outcome: CommandOutcome, options: FormatOptions): string[] {
-  const seconds = formatSeconds(outcome.durationMs);
+  const seconds = formatDuration(outcome.durationMs);
   switch (outcome.status) {
     case 'exited':
       return [
@@ -108,7 +109,7 @@ function statusLines(outcome: CommandOutcome, options: FormatOptions): string[] 
       ];
     case 'timed-out':
       return [
-        `Status: timed out after ${formatSeconds(options.timeoutMs)}; the command and every process it started were stopped.`,
+        `Status: timed out after ${formatDuration(options.timeoutMs)}; the command and every process it started were stopped.`,
         'Exit code: none',
         'If it needs longer, pass a larger timeout_seconds, or make the command do less.',
       ];
@@ -186,14 +187,4 @@ function fitSection(section: CollectedOutput, budget: number, label: string): { 
 
 function trimFinalNewline(text: string): string {
   return text.endsWith('\n') ? text.slice(0, -1) : text;
-}
-
-/** `12 ms`, `4.2 s`, `41 s`, `2 min 5 s`. */
-export function formatSeconds(milliseconds: number): string {
-  if (milliseconds < 1_000) return `${Math.round(milliseconds)} ms`;
-  if (milliseconds < 10_000) return `${(milliseconds / 1000).toFixed(1)} s`;
-  const seconds = Math.round(milliseconds / 1000);
-  if (seconds < 120) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
-  return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
 }

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { defineTool, type ToolCollection } from '../tool.js';
+import type { Session } from '../session.js';
+import {
+  JOB_ID_DESCRIPTION,
+  JOB_LIST_DESCRIPTION,
+  JOB_OUTPUT_DESCRIPTION,
+  JOB_STOP_DESCRIPTION,
+  JOBS_INSTRUCTIONS,
+  TAIL_DESCRIPTION,
+} from './descriptions.js';
+import { formatDuration } from './duration.js';
+import { JobRegistry, type Job } from './job-registry.js';
+
+/** The most lines `tail` may ask for. */
+export const MAX_TAIL_LINES = 1_000;
+
+/** What `job_list` returns as `data`, one entry a job. */
+export interface JobSummary {
+  readonly id: string;
+  readonly tool: string;
+  readonly label: string;
+  readonly status: string;
+  readonly runtimeMs: number;
+}
+
+/**
+ * The `jobs` collection: `job_output`, `job_stop` and `job_list`, and a `context` that
+ * announces each finished job once. Made by {@link withBackground}.
+ */
+export function createJobTools(options: { maxRuntimeMs: number }): ToolCollection {
+  const jobIdField = z.string().describe(JOB_ID_DESCRIPTION);
+
+  const jobOutput = defineTool({
+    name: 'job_output',
+    description: JOB_OUTPUT_DESCRIPTION,
+    kind: 'read',
+    input: z.object({
+      job_id: jobIdField,
+      tail: z.number().int().min(1).max(MAX_TAIL_LINES).optional().describe(TAIL_DESCRIPTION),
+    }),
+    execute: ({ job_id, tail }, { session }) => {
+      const job = JobRegistry.of(session).get(job_id);
+      if (job === undefined) return unknownJob(job_id, session);
+      if (tail !== undefined) {
+        const text = job.output.tail(tail);
+        if (job.status !== 'running') job.endSeen = true;
+        return {
+          text: `${headline(job, options.maxRuntimeMs)}\nLast ${tail} line(s) of its output:\n${text === '' ? '(none)' : text}${savedNote(job)}`,
+          data: summary(job, options.maxRuntimeMs),
+        };
+      }
+      return { text: readNew(job, options.maxRuntimeMs), data: summary(job, options.maxRuntimeMs) };
+    },
+  });
+
+  const jobStop = defineTool({
+    name: 'job_stop',
+    description: JOB_STOP_DESCRIPTION,
+    kind: 'other',
+    input: z.object({ job_id: jobIdField }),
+    execute: async ({ job_id }, { session }) => {
+      const job = JobRegistry.of(session).get(job_id);
+      if (job === undefined) return unknownJob(job_id, session);
+      if (job.status !== 'running') {
+        return { text: `Job ${job.id} (${job.label}) had already ended: ${status(job, options.maxRuntimeMs)}. Nothing was stopped.\n${readNew(job, options.maxRuntimeMs, false)}`, data: summary(job, options.maxRuntimeMs) };
+      }
+      await job.stop('stopped');
+      const text = job.status === 'running'
+        ? `Job ${job.id} (${job.label}) was asked to stop but has not ended yet; check again with job_list.`
+        : `Stopped job ${job.id} (${job.label}) after ${formatDuration(job.runtimeMs)}.\n${readNew(job, options.maxRuntimeMs, false)}`;
+      return { text, isError: job.status === 'running', data: summary(job, options.maxRuntimeMs) };
+    },
+  });
+
+  const jobList = defineTool({
+    name: 'job_list',
+    description: JOB_LIST_DESCRIPTION,
+    kind: 'read',
+    input: z.object({}),
+    execute: (_input, { session }) => {
+      const jobs = JobRegistry.of(session).list();
+      if (jobs.length === 0) return { text: 'No background jobs in this conversation.', data: { jobs: [] } };
+      const lines = jobs.map((job) => `job ${job.id}: ${job.label} — ${status(job, options.maxRuntimeMs)}`);
+      return { text: lines.join('\n'), data: { jobs: jobs.map((job) => summary(job, options.maxRuntimeMs)) } };
+    },
+  });
+
+  return {
+    name: 'jobs',
+    tools: [jobOutput, jobStop, jobList],
+    instructions: JOBS_INSTRUCTIONS,
+    context(session) {
+      const registry = JobRegistry.of(session);
+      const lines: string[] = [];
+      for (const job of registry.list()) {
+        if (job.status === 'running' || job.endSeen) continue;
+        job.endSeen = true;
+        lines.push(`job ${job.id} (${job.label}) ${status(job, options.maxRuntimeMs)}; read it with job_output.`);
+      }
+      return lines.length === 0 ? undefined : `Background jobs that finished:\n${lines.join('\n')}`;
+    },
+  };
+}
+
+/** `exited 0 after 41 s`, `running for 12 s`, `was stopped after 3 s`. */
+function status(job: Job, maxRuntimeMs: number): string {
+  const runtime = formatDuration(job.runtimeMs);
+  switch (job.status) {
+    case 'running':
+      return `running for ${runtime}`;
+    case 'stopped':
+      return `was stopped after ${runtime}`;
+    case 'timed-out':
+      return `was stopped at its time limit of ${formatDuration(maxRuntimeMs)}`;
+    default: {
+      const data = job.result?.data as { status?: unknown; exitCode?: unknown; signal?: unknown } | undefined;
+      if (data?.status === 'exited' && typeof data.exitCode === 'number') return `exited ${data.exitCode} after ${runtime}`;
+      if (data?.status === 'exited' && typeof data.signal === 'string') return `ended by ${data.signal} after ${runtime}`;
+      if (data?.status === 'failed-to-start') return 'failed to start';
+      return `${job.status === 'failed' ? 'failed' : 'finished'} after ${runtime}`;
+    }
+  }
+}
+
+function headline(job: Job, maxRuntimeMs: number): string {
+  return `Job ${job.id} (${job.label}): ${status(job, maxRuntimeMs)}.`;
+}
+
+/** The job's status and its unread output; marks it read. */
+function readNew(job: Job, maxRuntimeMs: number, withHeadline = true): string {
+  const { text, dropped } = job.output.since(job.readPosition);
+  job.readPosition = job.output.end;
+  if (job.status !== 'running') job.endSeen = true;
+  const parts = withHeadline ? [headline(job, maxRuntimeMs)] : [];
+  if (dropped > 0) {
+    parts.push(`[… ${dropped.toLocaleString('en-US')} older characters were dropped before they were read; the job keeps only its newest output.]`);
+  }
+  parts.push(text === '' ? 'No new output since the last read.' : `New output:\n${text.replace(/\n$/, '')}`);
+  return parts.join('\n') + savedNote(job);
+}
+
+function savedNote(job: Job): string {
+  const data = job.result?.data as { spillFile?: unknown } | undefined;
+  return typeof data?.spillFile === 'string' ? `\nThe whole output is saved in ${data.spillFile}; read it with read_file.` : '';
+}
+
+function summary(job: Job, maxRuntimeMs: number): JobSummary {
+  return { id: job.id, tool: job.toolName, label: job.label, status: status(job, maxRuntimeMs), runtimeMs: job.runtimeMs };
+}
+
+function unknownJob(id: string, session: Session): { text: string; isError: true } {
+  const known = JobRegistry.of(session).list().map((job) => job.id);
+  return {
+    text: `There is no job \`${id}\` in this conversation${known.length === 0 ? ' (no jobs were started)' : ` (jobs: ${known.join(', ')})`}. Use job_list to see them.`,
+    isError: true,
+  };
+}
