@@ -164,6 +164,15 @@ describe('query_image', () => {
     ]);
   });
 
+  it('refuses a named pipe instead of blocking on it', async () => {
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [path.join(root, 'pipe.png')]);
+    const vision = recordingVision();
+    const result = await queryImage(vision.client)({ paths: ['pipe.png'], question: 'What?' });
+    expect(result.text).toContain('- `pipe.png` is not a regular file (a device, a pipe or a socket), so it cannot be sent.');
+    expect(vision.requests).toHaveLength(0);
+  });
+
   it('takes exactly the maximum number of images and refuses one more', async () => {
     const vision = recordingVision();
     const query = queryImage(vision.client);
@@ -285,5 +294,22 @@ describe('query_image failures come back as text', () => {
     const answer = `${'c'.repeat(51_199)}😀${'d'.repeat(10)}`;
     const result = await queryImage(recordingVision(() => answer).client)({ paths: ['photo.jpg'], question: 'What?' });
     expect(result.text.startsWith(`${'c'.repeat(51_199)}\n\n[The answer was cut at 51,199 of 51,211 characters.]`)).toBe(true);
+  });
+});
+
+describe('query_image in the background', () => {
+  it('can run as a background job whose output is the answer', async () => {
+    const { withBackground } = await import('../../background/index.js');
+    const vision = recordingVision(() => new Promise((resolve) => setTimeout(() => resolve('A blue square, seen later.'), 50)));
+    const collections = withBackground([createImageTools({ workspace, vision: vision.client })], { tools: ['query_image'] });
+    const tools = new Map(collections.flatMap((collection) => collection.tools).map((tool) => [tool.name, tool]));
+    const session = createSession();
+    const started = await runTool(tools.get('query_image')!, { paths: ['photo.jpg'], question: 'What?', run_in_background: true }, { session });
+    expect(started.isError).toBe(false);
+    const jobId = (started.data as { jobId: string }).jobId;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const output = await runTool(tools.get('job_output')!, { job_id: jobId }, { session });
+    expect(output.text).toContain('A blue square, seen later.');
+    await session.close();
   });
 });

@@ -83,6 +83,11 @@ async function loadImages(options: ResolvedImageToolsOptions, paths: readonly st
     const name = resolved.relative;
     const tooBig = (bytes: number) =>
       `\`${name}\` is ${bytes.toLocaleString('en-US')} bytes, over the limit of ${limit} bytes per image. Ask about a smaller copy (scaled down or compressed) instead.`;
+    if (!resolved.stats.isFile()) {
+      // A FIFO or a device would block the read or never end.
+      problems.push(`\`${name}\` is not a regular file (a device, a pipe or a socket), so it cannot be sent.`);
+      continue;
+    }
     if (resolved.stats.size > options.maxImageBytes) {
       problems.push(tooBig(resolved.stats.size));
       continue;

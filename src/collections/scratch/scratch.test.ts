@@ -6,6 +6,7 @@ import { runTool } from '../../run-tool.js';
 import { createSession } from '../../session.js';
 import type { ToolDefinition } from '../../tool.js';
 import { Workspace } from '../../workspace/workspace.js';
+import { createFileTools } from '../files/index.js';
 import { createScratchTools, type ScratchToolsOptions } from './index.js';
 
 let root: string;
@@ -55,10 +56,12 @@ describe('createScratchTools', () => {
     );
   });
 
-  it('writes notes where read_file can reach them: inside the workspace', async () => {
-    await call('note_write', { name: 'plan', content: 'hello' });
-    const resolved = await workspace.resolveFile('.toolbelt/notes/plan.md');
-    expect(await readFile(resolved.absolute, 'utf8')).toBe('hello');
+  it('writes notes that read_file reads too', async () => {
+    await call('note_write', { name: 'plan', content: '# Plan\nStep one' });
+    const readFileTool = createFileTools({ workspace }).tools.find((tool) => tool.name === 'read_file')!;
+    const result = await runTool(readFileTool, { path: '.toolbelt/notes/plan.md' }, { session: createSession() });
+    expect(result.isError).toBe(false);
+    expect(result.text).toContain('1: # Plan\n2: Step one');
   });
 });
 
