@@ -109,6 +109,14 @@ describe('edit_file', () => {
     );
   });
 
+  it('spots read_file line numbers copied into old_string', async () => {
+    await kit.put('a.txt', 'alpha\nbeta\n');
+    const result = await readAndEdit('a.txt', { old_string: '1: alpha\n2: beta', new_string: 'x' });
+    expect(result.text).toBe(
+      'old_string was not found in `a.txt`: it starts its lines with line numbers (`1: `), which read_file shows but the file does not hold. Copy the text again without the "N: " prefixes.',
+    );
+  });
+
   it('says so when nothing resembles old_string', async () => {
     await kit.put('a.txt', 'alpha\nbeta\n');
     const result = await readAndEdit('a.txt', { old_string: 'zzzz qqqq', new_string: 'x' });

@@ -2,7 +2,7 @@ import { createTwoFilesPatch, diffLines } from 'diff';
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
-import { closestLines, linesOfSpans, replaceExactText } from './edit-text.js';
+import { closestLines, linesOfSpans, replaceExactText, type NumberedLines } from './edit-text.js';
 import { recordWrite } from './read-state.js';
 import { decodeTextFile, encodeTextFile } from './text-file.js';
 import { formatBytes } from './text.js';
@@ -11,6 +11,7 @@ import { EDIT_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
 import {
   backupBeforeChange,
   contentHash,
+  DIFF_TIMEOUT_MS,
   formatNumberedLines,
   lineRange,
   plural,
@@ -24,8 +25,6 @@ import {
 export const MAX_EDIT_REPLY_LINES = 60;
 /** edit_file reads the whole file into memory; larger files are refused with a message. */
 export const MAX_EDIT_FILE_BYTES = 10 * 1024 * 1024;
-/** Computing the diff for `data.diff` stops after this long (a huge rewrite); the edit itself is not affected. */
-const DIFF_TIMEOUT_MS = 500;
 
 const editFileInput = z.object({
   path: z.string().describe(WRITE_FIELDS.path),
@@ -91,25 +90,10 @@ export function createEditFileTool(context: WriteToolsContext) {
         if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: shown, backup, after: contentHash(newBytes) });
 
         const changed = linesOfSpans(outcome.text, outcome.spans);
-        const lines = [`Edited \`${shown}\`: ${plural(outcome.replacements, 'replacement')}. The changed lines now read:`];
-        let shownLines = 0;
-        let hiddenLines = 0;
-        for (const group of changed) {
-          const room = MAX_EDIT_REPLY_LINES - shownLines;
-          if (room <= 0) {
-            hiddenLines += group.lines.length;
-            continue;
-          }
-          if (shownLines > 0) lines.push('…');
-          const part = { first: group.first, last: Math.min(group.last, group.first + room - 1), lines: group.lines.slice(0, room) };
-          lines.push(formatNumberedLines(part, context.maxLineLength));
-          shownLines += part.lines.length;
-          hiddenLines += group.lines.length - part.lines.length;
-        }
-        if (hiddenLines > 0) lines.push(`… and ${plural(hiddenLines, 'more changed line')}; read the file to see them.`);
+        const header = `Edited \`${shown}\`: ${plural(outcome.replacements, 'replacement')}. The changed lines now read:`;
         const diff = createTwoFilesPatch(shown, shown, decoded.text, outcome.text, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS });
         return {
-          text: lines.join('\n'),
+          text: `${header}\n${formatChangedLines(changed, context.maxLineLength)}`,
           data: { path: shown, replacements: outcome.replacements, changedLines: changed.map(lineRange), diff, backup },
         };
       });
@@ -117,7 +101,35 @@ export function createEditFileTool(context: WriteToolsContext) {
   });
 }
 
+/** The changed lines as `N: text`, groups apart by `…`, at most {@link MAX_EDIT_REPLY_LINES} of them and a count of the rest. */
+function formatChangedLines(changed: readonly NumberedLines[], maxLineLength: number): string {
+  const parts: string[] = [];
+  let shownLines = 0;
+  let hiddenLines = 0;
+  for (const group of changed) {
+    const room = MAX_EDIT_REPLY_LINES - shownLines;
+    if (room <= 0) {
+      hiddenLines += group.lines.length;
+      continue;
+    }
+    if (shownLines > 0) parts.push('…');
+    const part = { first: group.first, last: Math.min(group.last, group.first + room - 1), lines: group.lines.slice(0, room) };
+    parts.push(formatNumberedLines(part, maxLineLength));
+    shownLines += part.lines.length;
+    hiddenLines += group.lines.length - part.lines.length;
+  }
+  if (hiddenLines > 0) parts.push(`… and ${plural(hiddenLines, 'more changed line')}; read the file to see them.`);
+  return parts.join('\n');
+}
+
+/** read_file's `N: ` line prefix, which models sometimes copy into old_string. */
+const LINE_NUMBER_PREFIX = /^\s*\d+: /;
+
 function notFoundMessage(text: string, oldString: string, shown: string, maxLineLength: number): string {
+  const oldLines = oldString.split('\n').filter((line) => line.trim() !== '');
+  if (oldLines.length > 0 && oldLines.every((line) => LINE_NUMBER_PREFIX.test(line))) {
+    return `old_string was not found in \`${shown}\`: it starts its lines with line numbers (\`${oldLines[0]!.match(LINE_NUMBER_PREFIX)![0]}\`), which read_file shows but the file does not hold. Copy the text again without the "N: " prefixes.`;
+  }
   const closest = closestLines(text, oldString);
   if (closest === undefined) {
     return `old_string was not found in \`${shown}\`, and no lines there resemble it. Read the file again with read_file and copy the text exactly, including whitespace and indentation.`;

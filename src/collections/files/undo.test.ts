@@ -101,6 +101,16 @@ describe('undo', () => {
     expect(await kit.text('a.txt')).toBe('one\n');
   });
 
+  it('removes a file that was created, edited and moved in one unit', async () => {
+    await expectOk(kit.run('create_file', { path: 'draft.md', content: 'draft\n' }));
+    await expectOk(kit.run('edit_file', { path: 'draft.md', old_string: 'draft', new_string: 'final' }));
+    await expectOk(kit.run('move_file', { source: 'draft.md', destination: 'docs/final.md' }));
+    const result = await undo();
+    expect(result.skipped).toEqual([]);
+    expect(result.restored).toEqual([{ path: 'draft.md', action: 'removed' }]);
+    expect(await listTree(kit.root).then((all) => all.filter((entry) => !entry.startsWith('.toolbelt')))).toEqual(['docs']);
+  });
+
   it('skips and names a file changed since the tool left it, and restores the rest', async () => {
     await kit.put('mine.txt', 'mine 1\n');
     const theirs = await kit.put('theirs.txt', 'theirs 1\n');

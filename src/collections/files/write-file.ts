@@ -8,9 +8,8 @@ import { recordWrite } from './read-state.js';
 import { decodeTextFile, encodeTextFile, hasBom } from './text-file.js';
 import { recordChange } from './undo.js';
 import { WRITE_FIELDS, WRITE_FILE_DESCRIPTION } from './write-descriptions.js';
-import { backupBeforeChange, contentHash, plural, refusePrivate, requireFreshRead, withPathLocks, type WriteToolsContext } from './write-guards.js';
+import { backupBeforeChange, contentHash, DIFF_TIMEOUT_MS, plural, refusePrivate, requireFreshRead, withPathLocks, type WriteToolsContext } from './write-guards.js';
 
-const DIFF_TIMEOUT_MS = 500;
 
 const writeFileInput = z.object({
   path: z.string().describe(WRITE_FIELDS.path),

@@ -9,6 +9,9 @@ import type { NumberedLines } from './edit-text.js';
 import { changedSince, readSnapshot } from './read-state.js';
 import { cutLine } from './text.js';
 
+/** Computing the diff a reply carries as `data.diff` stops after this long (a huge rewrite); the change itself is not affected. */
+export const DIFF_TIMEOUT_MS = 500;
+
 /** What every writing tool is built with: the collection's options after validation. */
 export interface WriteToolsContext {
   readonly workspace: Workspace;
