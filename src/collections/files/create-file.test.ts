@@ -70,6 +70,19 @@ describe('create_file', () => {
     expect(await listTree(kit.outside)).toEqual([]);
   });
 
+  it('refuses a parent folder that is a link out of the workspace, writing nothing there', async () => {
+    kit = await makeWriteKit();
+    await fs.symlink(kit.outside, path.join(kit.root, 'escape'));
+    await fs.symlink('escape', path.join(kit.root, 'chain'));
+    for (const target of ['escape/x.txt', 'chain/deeper/x.txt']) {
+      const result = await kit.run('create_file', { path: target, content: 'x' });
+      expect(result.text).toBe(`\`${target}\` leads outside the workspace through a symbolic link, so it cannot be used. Work with files inside the workspace.`);
+    }
+    const moved = await kit.run('move_file', { source: 'escape', destination: 'chain/moved' });
+    expect(moved.isError).toBe(true);
+    expect(await listTree(kit.outside)).toEqual([]);
+  });
+
   it('runs without approval by default and is refused in plan mode', async () => {
     kit = await makeWriteKit();
     const { runTool } = await import('../../run-tool.js');
