@@ -5,6 +5,7 @@ import {
   collectInstructions,
   collectTools,
   errorResult,
+  withBackground,
   type ApprovalMode,
   type ApprovalOverrides,
   type ApproveFunction,
@@ -75,7 +76,7 @@ export function toLangChain(collections: readonly ToolCollection[], options: Lan
   if (!Array.isArray(background) || background.some((name) => typeof name !== 'string')) {
     throw new TypeError(`Expected the \`background\` option to be an array of tool names, got \`${JSON.stringify(options.background)}\`.`);
   }
-  const all = background.length === 0 ? [...collections] : withBackgroundPending(collections, background);
+  const all = withBackground(collections, { tools: background });
   const definitions = collectTools(all);
   const resolveSession: SessionResolver = createSessionResolver(options);
   const settings = { onApproval: options.onApproval, mode: options.mode, needsApproval: options.needsApproval };
@@ -100,7 +101,3 @@ export function toLangChain(collections: readonly ToolCollection[], options: Lan
   };
 }
 
-// Replaced by the core's withBackground once it lands.
-function withBackgroundPending(collections: readonly ToolCollection[], _tools: readonly string[]): ToolCollection[] {
-  return [...collections];
-}
