@@ -88,6 +88,8 @@ export { IMAGE_INSTRUCTIONS, QUERY_IMAGE_DESCRIPTION, VISION_SYSTEM_PROMPT } fro
 export { sniffImage } from './collections/image/sniff-image.js';
 export type { SniffedFile } from './collections/image/sniff-image.js';
 export type { QueryImageData } from './collections/image/query-image.js';
+export { imageDataUrl, visionContent } from './collections/image/vision-content.js';
+export type { VisionContentPart } from './collections/image/vision-content.js';
 
 // Collections: scratch
 export { createScratchTools } from './collections/scratch/index.js';
