@@ -6,6 +6,7 @@ import {
   collectTools,
   createSession,
   Session,
+  withBackground,
   type ToolCollection,
 } from '../../src/index.js';
 import { dispatchCalls, resolvePendingCalls, type DispatchContext, type ModelCall } from './dispatcher.js';
@@ -35,7 +36,7 @@ import type {
 export function toOpenAI<Api extends OpenAIApi>(collections: readonly ToolCollection[], options: ToOpenAIOptions<Api>): OpenAIToolbelt<Api> {
   const api = validateOptions(options);
   const session = options.session ?? createSession();
-  const all = collections;
+  const all = options.background === undefined ? collections : withBackground(collections, { tools: options.background });
   const tools = collectTools(all);
   const specs = [...tools.values()].map((tool) => functionSpec(tool, options.strict ?? true));
   const schemas = new Map(specs.map((spec) => [spec.name, spec.looseSchema]));

@@ -1,0 +1,172 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createSession, defineTool, denialText, ToolError, type ToolCollection } from '../../src/index.js';
+import { createMcpServer, type McpServerOptions } from './index.js';
+
+const written: string[] = [];
+const collection: ToolCollection = {
+  name: 'test',
+  instructions: 'Use the test tools.',
+  tools: [
+    defineTool({ name: 'look', description: 'Looks.', kind: 'read', input: z.object({ at: z.string().describe('Where') }), execute: ({ at }) => `saw ${at}` }),
+    defineTool({
+      name: 'save', description: 'Saves.', kind: 'edit', needsApproval: true,
+      input: z.object({ text: z.string().describe('What') }),
+      execute: ({ text }) => (written.push(text), `saved ${text}`),
+    }),
+    defineTool({ name: 'remove', description: 'Removes.', kind: 'delete', input: z.object({}), execute: () => 'gone' }),
+    defineTool({ name: 'run', description: 'Runs.', kind: 'execute', input: z.object({}), execute: () => { throw new ToolError('Command failed: exit 1.'); } }),
+    defineTool({ name: 'gh_list_issues', description: 'Issues.', kind: 'read', input: z.object({}), execute: () => 'none' }),
+    defineTool({ name: 'plan_tasks', description: 'Plans.', kind: 'think', input: z.object({}), execute: () => 'planned' }),
+    defineTool({
+      name: 'picture', description: 'Draws.', kind: 'read', input: z.object({}),
+      execute: () => ({ text: 'A picture.', images: [{ data: 'iVBORw0KGgo=', mediaType: 'image/png' }] }),
+    }),
+    defineTool({
+      name: 'ask_user_question', description: 'Asks.', kind: 'other',
+      input: z.object({
+        questions: z.array(z.object({
+          question: z.string(), header: z.string(),
+          options: z.array(z.object({ label: z.string(), description: z.string().optional() })),
+          multi_select: z.boolean().optional(),
+        })),
+      }),
+      execute: () => ({ text: 'No user interface.', isError: true }),
+      answeredByClient: {
+        toResult: (input, answer) => {
+          const answers = (answer as { answers: Array<{ selected: string[] }> }).answers;
+          return input.questions.map((question, index) => `${question.question} ${answers[index].selected.join(' + ')}`).join('\n');
+        },
+      },
+    }),
+  ],
+};
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  clients.length = 0;
+  written.length = 0;
+});
+
+async function connect(options: McpServerOptions = {}, elicit?: (request: { params: any }) => ElicitResult) {
+  const server = createMcpServer([collection], { name: 'test-server', version: '1.2.3', ...options });
+  const client = new Client({ name: 'test-client', version: '1.0.0' }, elicit ? { capabilities: { elicitation: {} } } : {});
+  const elicited: any[] = [];
+  if (elicit) {
+    client.setRequestHandler(ElicitRequestSchema, (request) => (elicited.push(request.params), elicit(request)));
+  }
+  const listChanged = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  await client.connect(clientTransport);
+  clients.push(client);
+  return { client, elicited, listChanged };
+}
+
+const text = (result: any) => result.content.map((part: { text?: string }) => part.text ?? '').join('');
+
+describe('createMcpServer', () => {
+  it('lists every tool with its JSON Schema and hints from its kind, and the instructions', async () => {
+    const { client } = await connect();
+    expect(client.getServerVersion()).toEqual({ name: 'test-server', version: '1.2.3' });
+    expect(client.getInstructions()).toBe('Use the test tools.');
+    const { tools } = await client.listTools();
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    expect(Object.keys(byName)).toEqual(['look', 'save', 'remove', 'run', 'gh_list_issues', 'plan_tasks', 'picture']);
+    expect(byName.look.inputSchema).toMatchObject({ type: 'object', properties: { at: { type: 'string', description: 'Where' } }, required: ['at'] });
+    expect(byName.look.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+    expect(byName.save.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
+    expect(byName.remove.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
+    expect(byName.run.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, openWorldHint: true });
+    expect(byName.gh_list_issues.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: true });
+    expect(byName.plan_tasks.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+  });
+
+  it('returns text, images and isError', async () => {
+    const { client } = await connect();
+    expect(await client.callTool({ name: 'look', arguments: { at: 'x' } })).toEqual({ content: [{ type: 'text', text: 'saw x' }] });
+    expect(await client.callTool({ name: 'picture', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'A picture.' }, { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }],
+    });
+    expect(await client.callTool({ name: 'run', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'Command failed: exit 1.' }], isError: true });
+    const bad = await client.callTool({ name: 'look', arguments: { at: 3 } });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toContain('Invalid arguments for tool look');
+  });
+
+  it('refuses calls needing approval when the client cannot ask, saying how to allow them', async () => {
+    const { client } = await connect({ approvalHint: 'Restart with --mode auto.' });
+    const result = await client.callTool({ name: 'save', arguments: { text: 'a' } });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: "save needs the user's approval, and this MCP client cannot ask for it (it does not support elicitation), so it was not run. Tell the user what you wanted to do. Restart with --mode auto." }],
+      isError: true,
+    });
+    expect(written).toEqual([]);
+  });
+
+  it('uses the host policy without elicitation: a mode or onApproval', async () => {
+    const auto = await connect({ mode: 'accept-edits' });
+    expect(text(await auto.client.callTool({ name: 'save', arguments: { text: 'a' } }))).toBe('saved a');
+    const host = await connect({ onApproval: () => ({ type: 'deny', reason: 'no' }) });
+    expect(text(await host.client.callTool({ name: 'save', arguments: { text: 'b' } }))).toBe(denialText('save', 'no'));
+    expect(written).toEqual(['a']);
+  });
+
+  it('asks through elicitation when the client supports it: approve, always, deny', async () => {
+    const answers: ElicitResult[] = [
+      { action: 'accept', content: { decision: 'approve' } },
+      { action: 'accept', content: { decision: 'deny', reason: 'not that' } },
+      { action: 'decline' },
+      { action: 'accept', content: { decision: 'always' } },
+    ];
+    const session = createSession();
+    const { client, elicited } = await connect({ session }, () => answers.shift()!);
+    expect(text(await client.callTool({ name: 'save', arguments: { text: 'one' } }))).toBe('saved one');
+    expect(elicited[0]).toMatchObject({
+      mode: 'form',
+      message: 'The agent wants to run save:\nsave {"text":"one"}',
+      requestedSchema: { properties: { decision: { enum: ['approve', 'always', 'deny'] } }, required: ['decision'] },
+    });
+    expect(text(await client.callTool({ name: 'save', arguments: { text: 'two' } }))).toBe(denialText('save', 'not that'));
+    expect(text(await client.callTool({ name: 'save', arguments: { text: 'three' } }))).toBe(denialText('save'));
+    expect(text(await client.callTool({ name: 'save', arguments: { text: 'four' } }))).toBe('saved four');
+    expect(text(await client.callTool({ name: 'save', arguments: { text: 'five' } }))).toBe('saved five');
+    expect(elicited).toHaveLength(4);
+    expect(written).toEqual(['one', 'four', 'five']);
+    expect(session.approvals).toEqual(['save']);
+  });
+
+  it('offers ask_user_question only to clients with elicitation, and shows its questions as a form', async () => {
+    const { client, elicited, listChanged } = await connect({}, () => ({ action: 'accept', content: { q1: 'Spaces', q2: ['Lint', 'Test'] } }));
+    await listChanged;
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('ask_user_question');
+    const result = await client.callTool({
+      name: 'ask_user_question',
+      arguments: {
+        questions: [
+          { question: 'Tabs or spaces?', header: 'Indent', options: [{ label: 'Tabs' }, { label: 'Spaces' }] },
+          { question: 'Which checks?', header: 'Checks', options: [{ label: 'Lint' }, { label: 'Test' }], multi_select: true },
+        ],
+      },
+    });
+    expect(text(result)).toBe('Tabs or spaces? Spaces\nWhich checks? Lint + Test');
+    expect(elicited[0].requestedSchema).toEqual({
+      type: 'object',
+      properties: {
+        q1: { type: 'string', title: 'Indent', description: 'Tabs or spaces?', enum: ['Tabs', 'Spaces'] },
+        q2: { type: 'array', title: 'Checks', description: 'Which checks?', items: { type: 'string', enum: ['Lint', 'Test'] } },
+      },
+      required: ['q1', 'q2'],
+    });
+  });
+
+  it('validates its options, naming the option', () => {
+    expect(() => createMcpServer([collection], { mode: 'fast' as 'auto' })).toThrow("Expected the `mode` option to be one of 'ask', 'accept-edits', 'plan', 'auto', got `fast`.");
+    expect(() => createMcpServer([collection], { name: '' })).toThrow('Expected the `name` option to be a non-empty string, got `` (string).');
+    expect(() => createMcpServer([collection], { session: {} as never })).toThrow('Expected the `session` option to be a Session');
+  });
+});
