@@ -161,6 +161,21 @@ describe('undo', () => {
     expect(await kit.text('to.txt')).toBe('from\n');
   });
 
+  it('never writes outside the workspace, even when a folder was swapped for a link out', async () => {
+    await kit.put('dir/gone.txt', 'content\n');
+    await expectOk(kit.run('delete_file', { path: 'dir/gone.txt' }));
+    await fs.rm(path.join(kit.root, 'dir'), { recursive: true });
+    await fs.symlink(kit.outside, path.join(kit.root, 'dir'));
+    const result = await undo();
+    expect(result.skipped).toEqual([
+      {
+        path: 'dir/gone.txt',
+        reason: 'it could not be restored: `dir/gone.txt` leads outside the workspace through a symbolic link, so it cannot be used. Work with files inside the workspace.',
+      },
+    ]);
+    expect(await listTree(kit.outside)).toEqual([]);
+  });
+
   it('names a file whose backup copy is gone', async () => {
     await kit.put('a.txt', 'a\n');
     await kit.read('a.txt');

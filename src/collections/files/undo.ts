@@ -156,7 +156,7 @@ async function undoChange(session: Session, workspace: Workspace, change: UndoCh
       return withPathLocks([from.absolute, to.absolute], async () => {
         const now = await fingerprint(workspace, to.absolute);
         if (now === undefined) return { path: change.from, reason: `\`${change.to}\`, where it was moved, no longer exists` };
-        if (now !== change.after) return { path: change.from, reason: `\`${change.to}\`, where it was moved, ${CHANGED.slice(3)}` };
+        if (now !== change.after) return { path: change.from, reason: `\`${change.to}\`, where it was moved, changed after the file tools left it, so it was left as it is` };
         if ((await workspace.lstatOrUndefined(from.absolute)) !== undefined) {
           return { path: change.from, reason: `something new exists at \`${change.from}\`, so \`${change.to}\` was not moved back over it` };
         }

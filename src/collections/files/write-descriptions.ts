@@ -3,16 +3,22 @@
  * the collection's instructions. Kept together so they can be read and tuned as one.
  */
 
+/** What the model reads about `create_file`. */
 export const CREATE_FILE_DESCRIPTION = `Create a new file with the given content; missing parent folders are made. Never overwrites: when the path already exists the call fails and nothing changes, so read the existing file and change it with edit_file (or write_file) instead. Paths are relative to the workspace root. The private folder .toolbelt/ cannot be written; keep notes with the scratch notes tools.`;
 
+/** What the model reads about `write_file`. */
 export const WRITE_FILE_DESCRIPTION = `Replace the whole content of an existing file. You must have read the whole file in one read_file call (no start_line or end_line) in this session, and the call is refused if the file changed since; read it again then. A file too long for one read_file reply can only be changed with edit_file. Prefer edit_file to change part of a file: it sends less and cannot drop lines by accident. Use create_file for a new file. The file keeps its permissions and its byte order mark; when the file uses CRLF line endings and content has only LF line breaks, they are written as CRLF. Asks the user for approval by default.`;
 
+/** What the model reads about `edit_file`. */
 export const EDIT_FILE_DESCRIPTION = `Replace exact text in a file. old_string must match the file exactly, whitespace and indentation included (copy it from read_file output without the \`N: \` line-number prefix), and must occur exactly once: add surrounding lines to make it unique, or set replace_all to replace every occurrence. new_string is inserted literally. Read the file (at least the part you change) with read_file in this session first; if the file changed since, the call is refused: read it again. Line breaks match whether the file uses LF or CRLF; the file keeps its line endings, byte order mark and permissions. The reply shows the changed lines with their numbers. When old_string is not found, the reply shows the closest lines: read the file again and copy the text exactly. Binary and non-UTF-8 files cannot be edited.`;
 
+/** What the model reads about `move_file`. */
 export const MOVE_FILE_DESCRIPTION = `Move or rename a file, a folder or a symbolic link (a link is moved itself, its target stays). Never overwrites: when destination exists the call fails and nothing moves; pick another name, or delete the other file first if that is really wanted. Missing parent folders of destination are made. Give destination as the full new path (\`src/new-name.ts\`), not just a folder.`;
 
+/** What the model reads about `delete_file`. */
 export const DELETE_FILE_DESCRIPTION = `Delete one file or symbolic link (a link is removed, never the file it points to). Folders are refused. Asks the user for approval by default.`;
 
+/** Descriptions of the writing tools' input fields. */
 export const WRITE_FIELDS = {
   path: 'File path relative to the workspace root, e.g. "src/index.ts".',
   createContent: 'The whole content of the new file, exactly as it should be written.',
