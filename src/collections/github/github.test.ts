@@ -38,7 +38,7 @@ async function gh(mode = ''): Promise<string> {
   return wrapper;
 }
 
-async function calls(): Promise<{ argv: string[]; cwd: string; env: Record<string, string> }[]> {
+async function calls(): Promise<{ argv: string[]; cwd: string; env: Record<string, string>; stdin: string }[]> {
   const text = await readFile(log, 'utf8').catch(() => '');
   return text
     .split('\n')
@@ -101,6 +101,7 @@ describe('reading tools', () => {
         argv: ['issue', 'list', '--state', 'open', '--limit', '30', '--json', ISSUE_LIST_FIELDS],
         cwd: root,
         env: { GH_PROMPT_DISABLED: '1', NO_COLOR: '1' },
+        stdin: 'device',
       },
     ]);
   });

@@ -78,12 +78,12 @@ describe('log_read', () => {
     for (const entry of ['one', 'two\nmore', 'three']) await call('log_append', { entry });
 
     expect((await call('log_read', {})).text).toBe(
-      'Session log (.toolbelt/session.log), entries all 3:\n[2026-11-30T06:10:00Z] one\n[2026-11-30T06:10:00Z] two\n  more\n[2026-11-30T06:10:00Z] three',
+      'Session log (.toolbelt/session.log), all 3 entries:\n[2026-11-30T06:10:00Z] one\n[2026-11-30T06:10:00Z] two\n  more\n[2026-11-30T06:10:00Z] three',
     );
     const tail = await call('log_read', { tail: 2 });
     expect(tail.text).toBe('Session log (.toolbelt/session.log), entries 2–3 of 3:\n[2026-11-30T06:10:00Z] two\n  more\n[2026-11-30T06:10:00Z] three');
     expect(tail.data).toEqual({ entries: ['[2026-11-30T06:10:00Z] two\n  more', '[2026-11-30T06:10:00Z] three'], total: 3, first: 2 });
-    expect((await call('log_read', { tail: 10 })).text).toMatch(/^Session log \(\.toolbelt\/session\.log\), entries all 3:/);
+    expect((await call('log_read', { tail: 10 })).text).toMatch(/^Session log \(\.toolbelt\/session\.log\), all 3 entries:/);
     expect((await call('log_read', { tail: 0 })).isError).toBe(true);
     expect((await call('log_read', { tail: 1.5 })).isError).toBe(true);
   });

@@ -87,12 +87,12 @@ export function createSessionLogTools(options: ResolvedScratchToolsOptions) {
         first += 1;
       }
       const shown = entries.slice(first);
-      const range = first === 0 ? `all ${entries.length}` : `${first + 1}–${entries.length} of ${entries.length}`;
+      const range = first === 0 ? `all ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}` : `entries ${first + 1}–${entries.length} of ${entries.length}`;
       const cut = first > requested ? `; older entries left out to stay under ${MAX_LOG_READ_CHARACTERS.toLocaleString('en-US')} characters` : '';
       let body = shown.join('\n');
       // Only a log edited by hand can hold one entry this long: log_append refuses them.
       if (body.length > MAX_LOG_READ_CHARACTERS) body = `[…]${body.slice(body.length - MAX_LOG_READ_CHARACTERS)}`;
-      const header = `Session log (${file.relative}), entries ${range}${cut}:`;
+      const header = `Session log (${file.relative}), ${range}${cut}:`;
       return { text: `${header}\n${body}`, data: { entries: shown, total: entries.length, first: first + 1 } };
     },
   });
