@@ -39,7 +39,7 @@ export class CleanTextStream {
         text = text.slice(0, -1);
       }
     }
-    const stripped = stripAnsi(text);
+    const stripped = text.includes('\u001b') || text.includes('\u009b') ? stripAnsi(text) : text;
     return stripped.includes('\r\n') ? stripped.replaceAll('\r\n', '\n') : stripped;
   }
 }
@@ -61,20 +61,32 @@ export class LineCapper {
   }
 
   write(text: string): string {
+    // Copies only around cuts, so the usual case (no long line) returns the text as it is.
     let output = '';
+    let copied = 0;
+    let changed = false;
     let start = 0;
     while (start < text.length) {
       const newline = text.indexOf('\n', start);
       const end = newline === -1 ? text.length : newline;
-      const room = this.#maxLine - this.#lineLength;
-      const length = end - start;
-      if (room > 0) output += length <= room ? text.slice(start, end) : text.slice(start, start + room);
-      this.#lineLength += length;
+      const before = this.#lineLength;
+      this.#lineLength += end - start;
+      if (this.#lineLength > this.#maxLine) {
+        const keepUntil = start + Math.max(0, this.#maxLine - before);
+        output += text.slice(copied, keepUntil);
+        copied = end;
+        changed = true;
+      }
       if (newline === -1) break;
-      output += this.#closeLine() + '\n';
+      const marker = this.#closeLine();
+      if (marker !== '') {
+        output += marker;
+        copied = newline;
+        changed = true;
+      }
       start = newline + 1;
     }
-    return output;
+    return changed ? output + text.slice(copied) : text;
   }
 
   end(): string {

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { commandApprovalKey, findCompoundSyntax, matchesPrefix, onlyChangesDirectory } from './policy.js';
+
+describe('matchesPrefix', () => {
+  it('matches whole words, ignoring case', () => {
+    expect(matchesPrefix('git log --oneline', 'git')).toBe(true);
+    expect(matchesPrefix('GIT Log', 'git log')).toBe(true);
+    expect(matchesPrefix('gitk', 'git')).toBe(false);
+    expect(matchesPrefix('git', 'git status')).toBe(false);
+    expect(matchesPrefix('git statusx', 'git status')).toBe(false);
+    expect(matchesPrefix('  git\tstatus ', 'git status')).toBe(true);
+  });
+});
+
+describe('findCompoundSyntax', () => {
+  it('finds chaining, substitution, redirection and line breaks, and nothing in plain commands', () => {
+    expect(findCompoundSyntax('npm test -- --grep "a b"')).toBeUndefined();
+    expect(findCompoundSyntax('echo $HOME')).toBeUndefined();
+    expect(findCompoundSyntax('a >(b)')).toBe('process substitution `>(`');
+    expect(findCompoundSyntax('a && b')).toBe('`&&`');
+  });
+});
+
+describe('commandApprovalKey', () => {
+  it('is the first word plus a second that is not an option', () => {
+    expect(commandApprovalKey('git status --short')).toBe('git status');
+    expect(commandApprovalKey('npm test')).toBe('npm test');
+    expect(commandApprovalKey('ls -la src')).toBe('ls');
+  });
+
+  it('is undefined for compound commands and for commands that run other commands', () => {
+    for (const command of ['git status; rm -rf x', 'a | b', 'echo $(id)', 'bash -c "rm -rf x"', 'sudo ls', 'xargs rm', 'FOO=1 npm test', 'env X=1 ls', '']) {
+      expect(commandApprovalKey(command), command).toBeUndefined();
+    }
+  });
+});
+
+describe('onlyChangesDirectory', () => {
+  it('spots commands that only cd', () => {
+    expect(onlyChangesDirectory('cd src')).toBe(true);
+    expect(onlyChangesDirectory('cd src && cd ..')).toBe(true);
+    expect(onlyChangesDirectory('cd')).toBe(true);
+    expect(onlyChangesDirectory('cd src && ls')).toBe(false);
+    expect(onlyChangesDirectory('cdk deploy')).toBe(false);
+  });
+});

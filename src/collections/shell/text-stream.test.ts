@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { CleanTextStream, HeadTailWindow, LineCapper, LineFilter } from './text-stream.js';
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+describe('CleanTextStream', () => {
+  it('keeps multi-byte characters split at every byte', () => {
+    const all = bytes('é😀日本\n');
+    const stream = new CleanTextStream();
+    let text = '';
+    for (const byte of all) text += stream.write(Uint8Array.of(byte));
+    text += stream.end();
+    expect(text).toBe('é😀日本\n');
+  });
+
+  it('removes escape sequences split anywhere, and turns CRLF into LF across chunks', () => {
+    const raw = '\u001b[1;32mgreen\u001b[0m \u001b]8;;https://example.test\u0007link\u001b]8;;\u0007\r\nnext\r\n';
+    for (let split = 1; split < raw.length; split += 1) {
+      const stream = new CleanTextStream();
+      const text = stream.write(bytes(raw.slice(0, split))) + stream.write(bytes(raw.slice(split))) + stream.end();
+      expect(text, `split at ${split}`).toBe('green link\nnext\n');
+    }
+  });
+
+  it('lets a lone escape character through at the end', () => {
+    const stream = new CleanTextStream();
+    expect(stream.write(bytes('a\u001b')) + stream.end()).toBe('a\u001b');
+  });
+});
+
+describe('LineCapper', () => {
+  it('cuts long lines across chunks with a marker', () => {
+    const capper = new LineCapper(5);
+    const text = capper.write('abc') + capper.write('defgh\nok\n12345') + capper.write('67') + capper.end();
+    expect(text).toBe('abcde … [3 more characters on this line]\nok\n12345 … [2 more characters on this line]');
+    expect(capper.cutLines).toBe(2);
+    expect(capper.cutCharacters).toBe(5);
+  });
+});
+
+describe('LineFilter', () => {
+  it('keeps matching lines whole across chunks and counts', () => {
+    const filter = new LineFilter(/err/g);
+    const text = filter.write('ok 1\ner') + filter.write('ror 2\nok 3\nerr 4') + filter.end();
+    expect(text).toBe('error 2\nerr 4');
+    expect([filter.keptLines, filter.totalLines]).toEqual([2, 4]);
+  });
+});
+
+describe('HeadTailWindow', () => {
+  it('keeps the head and the newest tail and counts what fell between', () => {
+    const window = new HeadTailWindow(4, 6);
+    for (const piece of ['ab', 'cd\nef', '\ngh', 'ij\nkl', 'mnopq']) window.write(piece);
+    expect(window.head).toBe('abcd');
+    expect(window.tail).toBe('lmnopq');
+    expect(window.totalCharacters).toBe(20);
+    expect(window.omittedCharacters).toBe(10);
+    expect(window.omittedLines).toBe(3);
+  });
+
+  it('handles a single write larger than the tail', () => {
+    const window = new HeadTailWindow(2, 3);
+    window.write('0123456789');
+    expect([window.head, window.tail, window.omittedCharacters]).toEqual(['01', '789', 5]);
+  });
+});
+
+describe('LineCapper at chunk edges', () => {
+  it('closes a cut line when the next chunk starts with its line break', () => {
+    const capper = new LineCapper(3);
+    expect(capper.write('abcdef') + capper.write('\nxy\n') + capper.end()).toBe('abc … [3 more characters on this line]\nxy\n');
+  });
+});
