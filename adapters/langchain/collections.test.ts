@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { AIMessage, HumanMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { MemorySaver } from '@langchain/langgraph';
+import { createAgent } from 'langchain';
+import { createDateTimeTools } from '../../src/collections/date-time/index.js';
+import { createTaskListTools } from '../../src/collections/task-list/index.js';
+import { toLangChain } from './index.js';
+
+const NOW = new Date('2026-09-24T12:30:00Z');
+
+function agentOver(model: ReturnType<typeof fakeModel>) {
+  const tasks = createTaskListTools();
+  const dates = createDateTimeTools({ now: () => NOW, timeZone: 'UTC' });
+  const belt = toLangChain([dates, tasks]);
+  const agent = createAgent({ model, tools: belt.tools, middleware: [belt.middleware], systemPrompt: belt.instructions, checkpointer: new MemorySaver() });
+  return { agent, belt, tasks };
+}
+
+const lastMessageOf = (model: ReturnType<typeof fakeModel>, call: number) => model.calls[call]!.messages.at(-1)!;
+
+describe('toLangChain with the built-in collections', () => {
+  it('shows the model the date and the task list at the end of each request', async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: 'task_add', args: { tasks: [{ subject: 'Write the report' }] }, id: 'call-1' }])
+      .respond(new AIMessage('Added.'));
+    const { agent } = agentOver(model);
+
+    await agent.invoke({ messages: [new HumanMessage('plan it')] }, { configurable: { thread_id: 'dates' } });
+
+    const before = lastMessageOf(model, 0);
+    expect(HumanMessage.isInstance(before)).toBe(true);
+    expect(before.text).toBe('Current date and time: Thursday, 2026-09-24T12:30:00+00:00 (UTC)');
+    const after = lastMessageOf(model, 1).text;
+    expect(after.startsWith('Current date and time: Thursday, 2026-09-24T12:30:00+00:00 (UTC)\n\n')).toBe(true);
+    expect(after).toContain('Write the report');
+  });
+
+  it('keeps one task list per thread_id, following the checkpointer\'s threads', async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: 'task_add', args: { tasks: [{ subject: 'Task of thread A' }] }, id: 'a-1' }])
+      .respond(new AIMessage('A planned.'))
+      .respondWithTools([{ name: 'task_add', args: { tasks: [{ subject: 'Task of thread B' }] }, id: 'b-1' }])
+      .respond(new AIMessage('B planned.'))
+      .respond(new AIMessage('Back in A.'));
+    const { agent, belt, tasks } = agentOver(model);
+    const threadA = { configurable: { thread_id: 'thread-a' } };
+    const threadB = { configurable: { thread_id: 'thread-b' } };
+
+    await agent.invoke({ messages: [new HumanMessage('plan A')] }, threadA);
+    await agent.invoke({ messages: [new HumanMessage('plan B')] }, threadB);
+    const backInA = await agent.invoke({ messages: [new HumanMessage('what is left?')] }, threadA);
+
+    expect((await tasks.getTasks(await belt.sessionFor('thread-a'))).map((task) => task.subject)).toEqual(['Task of thread A']);
+    expect((await tasks.getTasks(await belt.sessionFor('thread-b'))).map((task) => task.subject)).toEqual(['Task of thread B']);
+    const seenInA = lastMessageOf(model, 4).text;
+    expect(seenInA).toContain('Task of thread A');
+    expect(seenInA).not.toContain('Task of thread B');
+    // The checkpointer kept thread A's conversation: the new turn follows the first one.
+    expect(backInA.messages.map((m) => m.text)).toEqual(['plan A', expect.any(String), expect.any(String), 'A planned.', 'what is left?', 'Back in A.']);
+  });
+});
