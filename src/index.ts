@@ -74,10 +74,25 @@ export { NON_INTERACTIVE_ENVIRONMENT } from './collections/shell/environment.js'
 export { checkCommand, commandApprovalKey } from './collections/shell/policy.js';
 
 // Collections: task list
+export { createTaskListTools, MAX_TASKS_PER_CALL } from './collections/task-list/index.js';
+export type { TaskListCollection } from './collections/task-list/index.js';
+export { JsonFileTaskListStore } from './collections/task-list/store.js';
+export type { LoadedTaskList, TaskListStore } from './collections/task-list/store.js';
+export { TASK_STATUSES } from './collections/task-list/task.js';
+export type { Task, TaskListSnapshot, TaskStatus } from './collections/task-list/task.js';
+export { DEFAULT_MAX_SUBJECT_LENGTH, DEFAULT_MAX_VIEW_CHARACTERS, DEFAULT_MAX_VISIBLE_ITEMS } from './collections/task-list/options.js';
+export type { TaskListToolsOptions } from './collections/task-list/options.js';
+export { MAX_TASKS } from './collections/task-list/add-tasks.js';
 
 // Collections: date and time
+export { createDateTimeTools } from './collections/date-time/index.js';
+export type { DateTimeToolsOptions } from './collections/date-time/index.js';
 
 // Collections: ask the user
+export { createAskUserTools } from './collections/ask-user/index.js';
+export type { AskUserCollection, AskUserFunction, AskUserToolsOptions } from './collections/ask-user/index.js';
+export type { AnsweredQuestion, ClientAnswer, UserAnswer } from './collections/ask-user/answers.js';
+export type { UserOption, UserQuestion } from './collections/ask-user/questions.js';
 
 // Collections: image
 export type { VisionClient, VisionImage, VisionMediaType, VisionRequest } from './collections/image/vision.js';
