@@ -9,6 +9,7 @@ import { createSession } from '../../session.js';
 import type { ToolDefinition } from '../../tool.js';
 import { Workspace } from '../../workspace/workspace.js';
 import { createGitHubTools, type GitHubToolsOptions } from './index.js';
+import { resolveGitHubToolsOptions } from './options.js';
 import { ISSUE_LIST_FIELDS, ISSUE_VIEW_FIELDS, PR_LIST_FIELDS, PR_VIEW_FIELDS } from './render.js';
 
 const fakeGh = fileURLToPath(new URL('../../../fixtures/gh/gh', import.meta.url));
@@ -76,6 +77,10 @@ describe('createGitHubTools', () => {
     [{ repo: 'acme/widgets; rm -rf /' }, 'Expected the `repo` option to be `OWNER/REPO` or `HOST/OWNER/REPO`, got `"acme/widgets; rm -rf /"` (string).'],
   ])('refuses %o when the collection is created', (options, message) => {
     expect(() => createGitHubTools({ workspace, ...(options as object) })).toThrow(message);
+  });
+
+  it('defaults to gh on PATH, 15 seconds and 30,000 characters', () => {
+    expect(resolveGitHubToolsOptions({ workspace })).toEqual({ workspace, gh: 'gh', timeoutMs: 15_000, maxOutputCharacters: 30_000, repo: undefined });
   });
 
   it('refuses a missing workspace', () => {

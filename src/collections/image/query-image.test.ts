@@ -8,6 +8,7 @@ import { createSession } from '../../session.js';
 import { Workspace } from '../../workspace/workspace.js';
 import { IMAGE_INSTRUCTIONS, VISION_SYSTEM_PROMPT } from './descriptions.js';
 import { createImageTools, type ImageToolsOptions } from './index.js';
+import { resolveImageToolsOptions } from './options.js';
 import type { VisionClient, VisionRequest } from './vision.js';
 
 const fixtures = fileURLToPath(new URL('../../../fixtures/images/', import.meta.url));
@@ -62,6 +63,11 @@ describe('createImageTools options', () => {
     [{ timeoutMs: '60000' }, 'Expected the `timeoutMs` option to be a positive integer, got `"60000"` (string).'],
   ])('refuses %o when the collection is created', (options, message) => {
     expect(() => createImageTools({ workspace, vision: recordingVision().client, ...(options as object) })).toThrow(message);
+  });
+
+  it('defaults to 6 images of 3,750,000 bytes and no time limit', () => {
+    const vision = recordingVision().client;
+    expect(resolveImageToolsOptions({ workspace, vision })).toEqual({ workspace, vision, maxImagesPerCall: 6, maxImageBytes: 3_750_000, timeoutMs: undefined });
   });
 
   it('refuses a missing workspace or vision client, naming the option', () => {
