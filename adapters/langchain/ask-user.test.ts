@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { Command, MemorySaver } from '@langchain/langgraph';
+import { createAgent } from 'langchain';
+import { z } from 'zod';
+import { defineTool, ToolError, type ToolCollection } from '../../src/index.js';
+import { toLangChain, type QuestionInterrupt } from './index.js';
+
+/** A question tool answered by the client, shaped like the built-in `ask_user_question`. */
+const askTool = defineTool({
+  name: 'ask_user_question',
+  description: 'Asks the user.',
+  kind: 'other',
+  input: z.object({ questions: z.array(z.object({ question: z.string(), options: z.array(z.object({ label: z.string() })) })) }),
+  execute: () => ({ text: 'This host cannot ask the user.', isError: true }),
+  answeredByClient: {
+    toResult: ({ questions }, answer) => {
+      const answers = (answer as { answers?: { selected?: string[] }[] }).answers;
+      if (!Array.isArray(answers) || answers.length !== questions.length) throw new ToolError('The answer did not match the questions.');
+      return questions.map((q, i) => `${q.question} → ${answers[i]!.selected!.join(', ')}`).join('\n');
+    },
+  },
+});
+const asking: ToolCollection = { name: 'ask', tools: [askTool] };
+const QUESTIONS = [{ question: 'Which database?', options: [{ label: 'Postgres' }, { label: 'SQLite' }] }];
+
+describe('ask_user_question through toLangChain', () => {
+  it('pauses with a question interrupt and resumes with the answers', async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: 'ask_user_question', args: { questions: QUESTIONS }, id: 'call-ask' }])
+      .respond(new AIMessage('Postgres it is.'));
+    const belt = toLangChain([asking]);
+    const agent = createAgent({ model, tools: belt.tools, middleware: [belt.middleware], checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'ask' } };
+
+    const paused = await agent.invoke({ messages: [new HumanMessage('set it up')] }, config);
+    const [pending] = paused.__interrupt__!;
+    expect(pending?.value).toEqual({
+      type: 'question',
+      toolCall: { id: 'call-ask', name: 'ask_user_question', args: { questions: QUESTIONS } },
+      questions: QUESTIONS,
+    } satisfies QuestionInterrupt);
+
+    const resumed = await agent.invoke(new Command({ resume: { [pending!.id!]: { answers: [{ selected: ['Postgres'] }] } } }), config);
+
+    const answer = resumed.messages.find((m): m is ToolMessage => ToolMessage.isInstance(m));
+    expect(answer).toMatchObject({ content: 'Which database? → Postgres', status: 'success', tool_call_id: 'call-ask' });
+    expect(resumed.messages.at(-1)?.content).toBe('Postgres it is.');
+  });
+
+  it('turns an answer that does not fit into an error ToolMessage', async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: 'ask_user_question', args: { questions: QUESTIONS }, id: 'call-ask' }])
+      .respond(new AIMessage('ok'));
+    const belt = toLangChain([asking]);
+    const agent = createAgent({ model, tools: belt.tools, middleware: [belt.middleware], checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'ask-bad' } };
+
+    const paused = await agent.invoke({ messages: [new HumanMessage('go')] }, config);
+    const resumed = await agent.invoke(new Command({ resume: { [paused.__interrupt__![0]!.id!]: { answers: [] } } }), config);
+
+    expect(resumed.messages.find((m) => ToolMessage.isInstance(m))).toMatchObject({ content: 'The answer did not match the questions.', status: 'error' });
+  });
+
+  it('falls back to the tool\'s own answer when the run cannot pause', async () => {
+    const belt = toLangChain([asking]);
+    const message = await belt.tools[0]!.invoke({ type: 'tool_call', id: 'c', name: 'ask_user_question', args: { questions: QUESTIONS } });
+    expect(message).toMatchObject({ content: 'This host cannot ask the user.', status: 'error' });
+  });
+});
