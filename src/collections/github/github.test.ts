@@ -345,6 +345,23 @@ describe('gh failures come back as text', () => {
     });
   });
 
+  it('says when the workspace is not a checkout of a GitHub repository', async () => {
+    const result = await tools({ gh: await gh('no-repo') })('gh_list_prs', {});
+    expect(result.text).toBe(
+      '`gh pr list` failed (exit code 1): failed to run git: fatal: not a git repository (or any of the parent directories): .git\nThe workspace is not a checkout of a GitHub repository: ask the user which repository to use (the `repo` option).',
+    );
+  });
+
+  it('gh_view_pr still shows the pull request when its line comments cannot be loaded', async () => {
+    const result = await tools({ gh: await gh('api-fail') })('gh_view_pr', { number: 42 });
+    expect(result.isError).toBe(false);
+    expect(result.text).toContain('Please cap the backoff.');
+    expect(result.text).toContain(
+      '\nReview comments could not be loaded: `gh api …/pulls/42/comments` failed (exit code 1): HTTP 404: Not Found (https://api.github.com/repos/acme/widgets/pulls/42/comments?per_page=100)',
+    );
+    expect(result.text).toContain('1 comment:\n--- @bob on 2026-11-28:\nThanks for picking this up!');
+  });
+
   it('reports output that is not JSON', async () => {
     const result = await tools({ gh: await gh('not-json') })('gh_list_issues', {});
     expect(result.text).toBe('`gh issue list` printed something other than JSON: this is not JSON. The GitHub CLI may be too old for --json; ask the user to update it.');
