@@ -1,0 +1,33 @@
+import { toAiSdk } from 'agent-toolbelt/ai-sdk';
+import { convertToModelMessages, stepCountIs, streamText, wrapLanguageModel, type UIMessage } from 'ai';
+import { chatModel } from '../../../lib/model';
+import { loadSession, saveSession, toolbelt } from '../../../lib/toolbelt';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * One chat turn. The handler keeps nothing in memory between requests: it restores the
+ * conversation's session by chat id, runs the model with the toolbelt, and saves the session
+ * once the response is complete. Calls that need approval end the response with an approval
+ * request; the page answers it and sends the conversation back.
+ */
+export async function POST(request: Request): Promise<Response> {
+  const { id, messages }: { id: string; messages: UIMessage[] } = await request.json();
+  const session = await loadSession(id);
+  const belt = toAiSdk(toolbelt().collections, { session });
+
+  const result = streamText({
+    model: wrapLanguageModel({ model: chatModel(), middleware: belt.middleware }),
+    system: `You are a coding assistant working in a folder.\n\n${belt.instructions}`,
+    tools: belt.tools,
+    toolApproval: belt.toolApproval,
+    messages: await convertToModelMessages(messages, { tools: belt.tools }),
+    stopWhen: stepCountIs(20),
+  });
+  return result.toUIMessageStreamResponse({
+    originalMessages: messages,
+    onFinish: async () => {
+      await saveSession(id, session);
+    },
+  });
+}

@@ -1,0 +1,146 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`Skipping the Next.js browser test: ${CHROMIUM} is missing (apt-get install chromium).`);
+
+const app = import.meta.dirname;
+const repository = path.resolve(app, '../..');
+const nextBin = path.join(repository, 'node_modules/next/dist/bin/next');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+async function waitForServer(url: string, server: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}:\n${log()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`next start did not answer at ${url} within 60 s:\n${log()}`);
+}
+
+describe.skipIf(!hasChromium)('the Next.js chat example in a real browser', () => {
+  let server: ChildProcess | undefined;
+  let context: BrowserContext | undefined;
+  let workspace = '';
+  let profile = '';
+  let url = '';
+
+  beforeAll(async () => {
+    // The app uses the built package (../../dist); CI builds it before the tests.
+    if (!existsSync(path.join(repository, 'dist/adapters/ai-sdk/index.js'))) {
+      execFileSync(process.execPath, [path.join(repository, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: repository, stdio: 'inherit' });
+    }
+    // NEXTJS_CHAT_PREBUILT=1 reuses an existing build while working on the test itself.
+    const prebuilt = process.env.NEXTJS_CHAT_PREBUILT === '1' && existsSync(path.join(app, '.next/BUILD_ID'));
+    if (!prebuilt) execFileSync(process.execPath, [nextBin, 'build'], { cwd: app, stdio: 'pipe', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+
+    workspace = await mkdtemp(path.join(tmpdir(), 'toolbelt-nextjs-workspace-'));
+    await writeFile(path.join(workspace, 'approve.txt'), 'original\n');
+    await writeFile(path.join(workspace, 'deny.txt'), 'original\n');
+    profile = await mkdtemp(path.join(tmpdir(), 'toolbelt-chromium-profile-'));
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}/`;
+    let output = '';
+    server = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
+      cwd: app,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', TOOLBELT_MODEL: 'scripted', TOOLBELT_WORKSPACE: workspace },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout!.on('data', (chunk) => (output += chunk));
+    server.stderr!.on('data', (chunk) => (output += chunk));
+    await waitForServer(url, server, () => output);
+
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  }, 600_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (server?.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server!.once('exit', resolve));
+    }
+    if (profile) await rm(profile, { recursive: true, force: true });
+    if (workspace) await rm(workspace, { recursive: true, force: true });
+  });
+
+  /** Waits for a locator; on timeout the error shows what the page said, for a useful failure. */
+  async function waitFor(page: Page, locator: ReturnType<Page['locator']>) {
+    try {
+      await locator.first().waitFor({ timeout: 45_000 });
+    } catch (error) {
+      const shown = await page.locator('main').innerText().catch(() => '(no page)');
+      throw new Error(`${(error as Error).message.split('\n')[0]}\nThe page shows:\n${shown}`);
+    }
+  }
+
+  async function ask(page: Page, text: string) {
+    await page.goto(url);
+    await page.getByTestId('prompt').fill(text);
+    await page.getByTestId('send').click();
+  }
+
+  it('rewrites the file when the user clicks Approve, and shows the finished task', async () => {
+    const page = await context!.newPage();
+    await ask(page, 'Rewrite approve.txt');
+
+    await waitFor(page, page.getByTestId('approve'));
+    expect(await page.locator('[data-tool="write_file"]').innerText()).toContain('Allow this? ');
+    expect(await readFile(path.join(workspace, 'approve.txt'), 'utf8')).toBe('original\n');
+    await page.getByTestId('approve').click();
+
+    await waitFor(page, page.getByText('Rewrote approve.txt and ticked the task off.'));
+    expect(await readFile(path.join(workspace, 'approve.txt'), 'utf8')).toBe(
+      'Rewritten by the scripted model because you asked: Rewrite approve.txt\n',
+    );
+    const task = page.locator('[data-testid="tasks"] li');
+    await waitFor(page, task.filter({ hasText: 'Write approve.txt' }));
+    expect(await task.getAttribute('data-status')).toBe('completed');
+    await page.close();
+  }, 120_000);
+
+  it('leaves the file as it was when the user clicks Deny, and the model reads the denial', async () => {
+    const page = await context!.newPage();
+    await ask(page, 'Rewrite deny.txt');
+
+    await waitFor(page, page.getByTestId('deny'));
+    await page.getByTestId('deny').click();
+
+    await waitFor(
+      page,
+      page.getByText(
+        'deny.txt was not written. Action denied by the user: write_file was not run. Do not retry the same call; ask or change approach. The user said: Denied in the chat.',
+      ),
+    );
+    expect(await readFile(path.join(workspace, 'deny.txt'), 'utf8')).toBe('original\n');
+    const task = page.locator('[data-testid="tasks"] li');
+    await waitFor(page, task.filter({ hasText: 'Write deny.txt' }));
+    expect(await task.getAttribute('data-status')).toBe('pending');
+    await page.close();
+  }, 120_000);
+});
