@@ -107,7 +107,7 @@ function backgroundable(tool: ToolDefinition<any>, limits: { maxRuntimeMs: numbe
       if (context.session.closed) {
         return { text: `This conversation's session is closed, so no background job was started for ${tool.name}.`, isError: true };
       }
-      const label = typeof rest.command === 'string' ? rest.command : (describeCall?.(rest) ?? tool.name);
+      const label = shorten(typeof rest.command === 'string' ? rest.command : (describeCall?.(rest) ?? `${tool.name} ${JSON.stringify(rest)}`));
       const job = JobRegistry.of(context.session).start({ tool, input: rest, label, ...limits });
       return {
         text:
@@ -117,6 +117,14 @@ function backgroundable(tool: ToolDefinition<any>, limits: { maxRuntimeMs: numbe
       };
     },
   });
+}
+
+/** Labels longer than this are cut: they appear in every listing and announcement. */
+const MAX_LABEL_CHARACTERS = 100;
+
+function shorten(label: string): string {
+  const line = label.replace(/\s+/g, ' ').trim();
+  return line.length <= MAX_LABEL_CHARACTERS ? line : `${line.slice(0, MAX_LABEL_CHARACTERS - 1)}…`;
 }
 
 function validateNames(tools: unknown): string[] {
