@@ -5,9 +5,11 @@ import {
   collectInstructions,
   collectTools,
   Session,
+  withBackground,
   type ApprovalMode,
   type ApprovalOverrides,
   type ApproveFunction,
+  type BackgroundOptions,
   type ToolCollection,
 } from '../../src/index.js';
 import { createToolApproval, type AiSdkToolApproval } from './approval.js';
@@ -32,6 +34,13 @@ export interface AiSdkOptions {
   readonly mode?: ApprovalMode;
   /** Per-tool overrides of the approval default, by tool name. */
   readonly needsApproval?: ApprovalOverrides;
+  /**
+   * Tools the model may start as background jobs (`['run_shell']`), or the full options of
+   * the core's `withBackground`. Adds `run_in_background` to those tools and the `job_output`,
+   * `job_stop` and `job_list` tools; finished jobs are announced through the middleware.
+   * @default none
+   */
+  readonly background?: readonly string[] | BackgroundOptions;
 }
 
 /** What {@link toAiSdk} returns: everything a `generateText`, `streamText` or `ToolLoopAgent` call needs. */
@@ -62,6 +71,10 @@ export interface AiSdkToolbelt {
  */
 export function toAiSdk(collections: readonly ToolCollection[], options: AiSdkOptions): AiSdkToolbelt {
   const settings = validateOptions(collections, options);
+  const background = options.background;
+  if (background !== undefined) {
+    collections = withBackground(collections, Array.isArray(background) ? { tools: background } : (background as BackgroundOptions));
+  }
   const definitions = collectTools(collections);
   const tools: Record<string, Tool<any, any>> = {};
   for (const [name, tool] of definitions) tools[name] = toAiSdkTool(tool, settings);
