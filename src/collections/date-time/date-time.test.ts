@@ -230,3 +230,18 @@ describe('civil calendar arithmetic', () => {
     }
   });
 });
+
+describe('the README example', () => {
+  it('answers as the README says', async () => {
+    const dates = createDateTimeTools({ timeZone: 'Europe/Amsterdam', now: () => NOW });
+    const [after, , between] = dates.tools;
+    expect(await dates.context!(session)).toBe('Current date and time: Thursday, 2026-09-24T14:30:00+02:00 (Europe/Amsterdam)');
+    expect((await runTool(after, { from: '2026-03-28T09:00', days: 1 }, { session })).text).toBe(
+      '1 day after Saturday, 2026-03-28T09:00:00+01:00 is Sunday, 2026-03-29T09:00:00+02:00 (Europe/Amsterdam).',
+    );
+    expect((await runTool(after, { from: '2026-03-28T09:00', hours: 24 }, { session })).text).toBe(
+      '24 hours after Saturday, 2026-03-28T09:00:00+01:00 is Sunday, 2026-03-29T10:00:00+02:00 (Europe/Amsterdam).',
+    );
+    expect((await runTool(between, { from: '2026-08-31', to: '2026-12-01' }, { session })).text).toBe('2026-12-01 is 92 days after 2026-08-31 (13 weeks and 1 day).');
+  });
+});

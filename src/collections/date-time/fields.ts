@@ -36,8 +36,8 @@ export function dateField(description: string) {
     .describe(`${description}, as YYYY-MM-DD`);
 }
 
-/** A date or date-time field. */
-export function dateTimeField(description: string) {
+/** A date or date-time field; `fallback` says what an omitted value means. */
+export function dateTimeField(description: string, fallback: string) {
   return z
     .string()
     .max(64)
@@ -45,5 +45,7 @@ export function dateTimeField(description: string) {
       const parsed = parseMoment(value);
       if ('problem' in parsed) context.addIssue({ code: 'custom', message: momentProblem(value, parsed.problem, DATE_TIME_FORMAT) });
     })
-    .describe(`${description}, as YYYY-MM-DD or YYYY-MM-DDTHH:mm[:ss] (local time in the time zone unless it ends with an offset such as +02:00 or Z)`);
+    .describe(
+      `${description}, as YYYY-MM-DD or YYYY-MM-DDTHH:mm[:ss] (local time in time_zone unless it ends with an offset such as +02:00 or Z); default ${fallback}`,
+    );
 }

@@ -23,7 +23,7 @@ export function createGetDateTimeAfter(clock: Clock) {
     description: GET_DATE_TIME_AFTER_DESCRIPTION,
     kind: 'other',
     input: z.object({
-      from: dateTimeField('Where to start; default now').optional(),
+      from: dateTimeField('Where to start', 'now').optional(),
       days: z.number().int().min(-MAX_DAYS).max(MAX_DAYS).optional().describe('Calendar days to add (negative goes back); keeps the wall-clock time; default 0'),
       hours: z.number().int().min(-MAX_HOURS).max(MAX_HOURS).optional().describe('Hours of elapsed time to add (negative goes back); default 0'),
       minutes: z.number().int().min(-MAX_MINUTES).max(MAX_MINUTES).optional().describe('Minutes of elapsed time to add (negative goes back); default 0'),

@@ -345,3 +345,18 @@ describe('createTaskListTools options', () => {
     ]);
   });
 });
+
+describe('the README example', () => {
+  it('answers as the README says', async () => {
+    const tasks = createTaskListTools();
+    const session = createSession();
+    const [taskAdd, taskUpdate] = tasks.tools;
+    expect((await runTool(taskAdd, { tasks: [{ subject: 'Write the parser' }, { subject: 'Test the parser', blocked_by: ['@1'] }] }, { session })).text).toBe(
+      'Added #1 "Write the parser" and #2 "Test the parser". Now 2 open, 0 completed.',
+    );
+    expect((await runTool(taskUpdate, { updates: [{ id: '1', status: 'completed' }, { id: '2', status: 'in_progress' }] }, { session })).text).toBe(
+      'Updated #1 (completed) and #2 (in_progress). Now 1 open (1 in progress), 1 completed.',
+    );
+    expect(await tasks.context!(session)).toBe('Tasks: 1 in progress, 1 completed.\n- #2 Test the parser (in progress)');
+  });
+});
