@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { APPROVAL_MODES, type ApprovalMode } from '../../src/index.js';
+import { APPROVAL_MODES, type ApprovalMode } from '../../src/approval.js';
 
 /** The help text of `agent-toolbelt`. */
 export const HELP_TEXT = `Usage: agent-toolbelt mcp --root DIR [options]
@@ -38,6 +38,10 @@ Options:
 Example (Claude Desktop, Cursor, VS Code):
   { "command": "npx", "args": ["-y", "agent-toolbelt", "mcp", "--root", "/path/to/project"] }
 `;
+
+/** What a model is told when a call needs approval that the client cannot ask for. */
+export const CLI_APPROVAL_HINT =
+  'To allow such calls, the user can restart the agent-toolbelt server with `--mode accept-edits` (file edits run unasked) or `--mode auto` (nothing asks), or use an MCP client that supports elicitation.';
 
 /** What the command line asks for. */
 export type CliCommand =

@@ -1,39 +1,11 @@
 #!/usr/bin/env node
 /** @module agent-toolbelt CLI: `agent-toolbelt mcp --root DIR` serves the tools over stdio. */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  createFileTools,
-  createGitHubTools,
-  createReadOnlyFileTools,
-  createScratchTools,
-  createSession,
-  createShellTools,
-  Workspace,
-  type ToolCollection,
-} from '../../src/index.js';
-import { CliUsageError, HELP_TEXT, parseCli, type McpCliOptions } from './cli-options.js';
-import { createMcpServer } from './index.js';
+import { CliUsageError, HELP_TEXT, parseCli } from './cli-options.js';
 
-/** What a model is told when a call needs approval that this client cannot ask for. */
-export const CLI_APPROVAL_HINT =
-  'To allow such calls, the user can restart the agent-toolbelt server with `--mode accept-edits` (file edits run unasked) or `--mode auto` (nothing asks), or use an MCP client that supports elicitation.';
-
-/** The collections the command line asks for. Throws for a missing root or a wrong shell option, naming it. */
-export function cliCollections(options: McpCliOptions): ToolCollection[] {
-  const workspace = new Workspace(options.root);
-  const collections: ToolCollection[] = [
-    options.readOnly ? createReadOnlyFileTools({ workspace }) : createFileTools({ workspace, keepBackups: options.keepBackups }),
-  ];
-  if (options.shell) {
-    collections.push(createShellTools({ workspace, allow: options.allow, deny: options.deny, sandbox: options.sandbox }));
-  }
-  // Scratch notes are written to DIR/.toolbelt/, so a read-only server leaves them out.
-  if (!options.readOnly) collections.push(createScratchTools({ workspace }));
-  if (options.github) collections.push(createGitHubTools({ workspace }));
-  return collections;
-}
+/** How to run the CLI when the optional MCP SDK is not installed next to it. */
+const MISSING_SDK_TEXT =
+  'The MCP server needs the `@modelcontextprotocol/sdk` package, an optional peer dependency of agent-toolbelt. Install it next to agent-toolbelt (`npm install @modelcontextprotocol/sdk`), or run `npx -y -p agent-toolbelt -p @modelcontextprotocol/sdk agent-toolbelt mcp --root DIR`.';
 
 function packageVersion(): string {
   for (const candidate of ['../../package.json', '../../../package.json']) {
@@ -49,46 +21,22 @@ function packageVersion(): string {
 
 async function main(args: readonly string[]): Promise<void> {
   const parsed = parseCli(args);
-  if (parsed.command === 'help') {
-    process.stdout.write(HELP_TEXT);
-    return;
+  if (parsed.command === 'help') return void process.stdout.write(HELP_TEXT);
+  if (parsed.command === 'version') return void process.stdout.write(`${packageVersion()}\n`);
+  // Loaded only now, so --help and flag errors work without the optional MCP SDK.
+  let serve: typeof import('./serve.js');
+  try {
+    serve = await import('./serve.js');
+  } catch (error) {
+    const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('@modelcontextprotocol/sdk');
+    if (!missing) throw error;
+    throw Object.assign(new Error(MISSING_SDK_TEXT), { name: 'MissingDependencyError' });
   }
-  if (parsed.command === 'version') {
-    process.stdout.write(`${packageVersion()}\n`);
-    return;
-  }
-  const options = parsed.options;
-  const collections = cliCollections(options);
-  const session = createSession();
-  const server = createMcpServer(collections, {
-    name: 'agent-toolbelt',
-    version: packageVersion(),
-    session,
-    mode: options.mode,
-    approvalHint: CLI_APPROVAL_HINT,
-    ...(options.background ? { background: ['run_shell'] } : {}),
-  });
-  const transport = new StdioServerTransport();
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    await session.close();
-    await server.close();
-    process.exit(0);
-  };
-  transport.onclose = () => void shutdown();
-  process.stdin.on('end', () => void shutdown());
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
-  await server.connect(transport);
-  process.stderr.write(`agent-toolbelt: serving ${path.resolve(options.root)} over stdio (mode ${options.mode}${options.readOnly ? ', read-only' : ''}).\n`);
+  await serve.serveOverStdio(parsed.options, packageVersion());
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const message = error instanceof CliUsageError || error instanceof TypeError || (error instanceof Error && error.name !== 'Error')
-    ? error.message
-    : String((error as Error)?.stack ?? error);
-  process.stderr.write(`agent-toolbelt: ${message}\n`);
+  const expected = error instanceof CliUsageError || error instanceof TypeError || (error instanceof Error && error.name !== 'Error');
+  process.stderr.write(`agent-toolbelt: ${expected ? (error as Error).message : String((error as Error)?.stack ?? error)}\n`);
   process.exit(error instanceof CliUsageError ? 2 : 1);
 });
