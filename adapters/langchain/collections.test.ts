@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AIMessage, HumanMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
-import { MemorySaver } from '@langchain/langgraph';
+import { Command, MemorySaver } from '@langchain/langgraph';
 import { createAgent } from 'langchain';
-import { createDateTimeTools } from '../../src/collections/date-time/index.js';
-import { createTaskListTools } from '../../src/collections/task-list/index.js';
+import { createAskUserTools, createDateTimeTools, createTaskListTools } from '../../src/index.js';
 import { toLangChain } from './index.js';
 
 const NOW = new Date('2026-09-24T12:30:00Z');
@@ -58,5 +57,31 @@ describe('toLangChain with the built-in collections', () => {
     expect(seenInA).not.toContain('Task of thread B');
     // The checkpointer kept thread A's conversation: the new turn follows the first one.
     expect(backInA.messages.map((m) => m.text)).toEqual(['plan A', expect.any(String), expect.any(String), 'A planned.', 'what is left?', 'Back in A.']);
+  });
+
+  it('asks the built-in ask_user_question through an interrupt and resumes with the answers', async () => {
+    const questions = [
+      {
+        question: 'Which login method should the app use?',
+        header: 'Login',
+        options: [{ label: 'OAuth', description: 'Sign in with GitHub' }, { label: 'Password' }],
+      },
+    ];
+    const model = fakeModel()
+      .respondWithTools([{ name: 'ask_user_question', args: { questions }, id: 'call-ask' }])
+      .respond(new AIMessage('OAuth it is.'));
+    const belt = toLangChain([createAskUserTools()]);
+    const agent = createAgent({ model, tools: belt.tools, middleware: [belt.middleware], checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'ask' } };
+
+    const paused = await agent.invoke({ messages: [new HumanMessage('add login')] }, config);
+    const [pending] = paused.__interrupt__!;
+    expect(pending?.value).toMatchObject({ type: 'question', toolCall: { id: 'call-ask', name: 'ask_user_question' }, questions: [{ header: 'Login' }] });
+    const resumed = await agent.invoke(new Command({ resume: { [pending!.id!]: { answers: [{ selected: ['OAuth'] }] } } }), config);
+
+    const answer = resumed.messages.find((m): m is ToolMessage => ToolMessage.isInstance(m))!;
+    expect(answer.status).toBe('success');
+    expect(answer.content).toBe('The user answered:\n1. [Login] Which login method should the app use? → OAuth');
+    expect(resumed.messages.at(-1)?.content).toBe('OAuth it is.');
   });
 });

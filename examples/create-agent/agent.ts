@@ -8,9 +8,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { Command, MemorySaver, type Interrupt } from '@langchain/langgraph';
 import { createAgent, HumanMessage } from 'langchain';
 // In your project: from 'agent-toolbelt' and 'agent-toolbelt/langchain'.
-import { createFileTools, Workspace } from '../../src/index.js';
-import { createDateTimeTools } from '../../src/collections/date-time/index.js';
-import { createTaskListTools } from '../../src/collections/task-list/index.js';
+import { createDateTimeTools, createFileTools, createTaskListTools, Workspace } from '../../src/index.js';
 import { toLangChain, type ApprovalInterrupt, type ApprovalResume } from '../../adapters/langchain/index.js';
 
 /** Asks a person about one approval interrupt. */
