@@ -69,7 +69,7 @@ describe('validateReadToolsOptions', () => {
     expect(validateReadToolsOptions({ workspace, maxReadCharacters: 3_000 }).maxLineLength).toBe(1_500);
   });
 
-  it.each<[Partial<ReadToolsOptions> & Record<string, unknown>, string]>([
+  it.each<[Record<string, unknown>, string]>([
     [{ maxReadCharacters: -1 }, 'Expected the `maxReadCharacters` option to be a positive integer, got `-1` (number).'],
     [{ maxLineLength: 1.5 }, 'Expected the `maxLineLength` option to be a positive integer, got `1.5` (number).'],
     [{ maxFindResults: '100' }, 'Expected the `maxFindResults` option to be a positive integer, got `100` (string).'],

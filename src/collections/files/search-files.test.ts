@@ -204,7 +204,7 @@ describe('search_files with a runaway pattern', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(result).toMatchObject({
       isError: true,
-      text: 'The pattern `(a+)+$` ran for more than 1 s on one line of `trap.txt` without finishing (catastrophic backtracking, e.g. nested quantifiers like `(a+)+`), so the search was stopped. Simplify the pattern: avoid nested or overlapping quantifiers, anchor it, or search for a literal part of it.',
+      text: 'The pattern `(a+)+$` ran for more than 1 s on line 2 of `trap.txt` without finishing (catastrophic backtracking, e.g. nested quantifiers like `(a+)+`), so the search was stopped. Simplify the pattern: avoid nested or overlapping quantifiers, anchor it, or search for a literal part of it.',
     });
     // The tool still works afterwards.
     expect((await kit.run('search_files', { pattern: 'fine' })).text).toContain('ok.txt');

@@ -85,6 +85,9 @@ export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDe
       if (targetStats === undefined) {
         throw new ToolError(`\`${target.relative}\` does not exist. Check the path with list_directory or find_files.`);
       }
+      if (!targetStats.isDirectory() && !targetStats.isFile()) {
+        throw new ToolError(`\`${target.relative}\` is not a regular file or a folder (a device, socket or pipe), so it cannot be searched.`);
+      }
       const outcome = await runSearch({
         options,
         target: target.absolute,
@@ -98,8 +101,8 @@ export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDe
       if (outcome.stopped?.type === 'cancelled') throw new ToolError('search_files was cancelled.');
       if (outcome.stopped?.type === 'regex-timeout') {
         throw new ToolError(
-          `The pattern \`${input.pattern}\` ran for more than ${formatSeconds(options.regexTimeoutMs)} s on one line of \`${outcome.stopped.file}\` without finishing (catastrophic backtracking, e.g. nested quantifiers like \`(a+)+\`), so the search was stopped. Simplify the pattern: avoid nested or overlapping quantifiers, anchor it, or search for a literal part of it.`,
-          { data: { file: outcome.stopped.file } },
+          `The pattern \`${input.pattern}\` ran for more than ${formatSeconds(options.regexTimeoutMs)} s on ${outcome.stopped.line === undefined ? '' : `line ${outcome.stopped.line} of `}\`${outcome.stopped.file}\` without finishing (catastrophic backtracking, e.g. nested quantifiers like \`(a+)+\`), so the search was stopped. Simplify the pattern: avoid nested or overlapping quantifiers, anchor it, or search for a literal part of it.`,
+          { data: { file: outcome.stopped.file, line: outcome.stopped.line } },
         );
       }
       const where = target.relative === '.' ? 'the workspace' : `\`${target.relative}\``;

@@ -1,16 +1,18 @@
 import * as path from 'node:path';
-import type { Worker } from 'node:worker_threads';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { canPrefilter, startSearchWorker, type SearchChunk, type WorkerMessage } from './search-worker.js';
+import { SearchChannel, type ChannelStop, type FileState } from './search-channel.js';
+import { canPrefilter } from './search-worker.js';
 import { describeNonText } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
 
-/** Bytes read from a file at a time; most source files fit in one read. */
+/** Bytes of the first read of each file; most source files fit in it. */
+const FIRST_READ_BYTES = 64 * 1024;
+/** Bytes read at a time from a larger file. */
 const CHUNK_BYTES = 256 * 1024;
 /** Characters sent to the worker and not answered yet, before reading waits for it. */
 const MAX_IN_FLIGHT_CHARACTERS = 8 * 1024 * 1024;
 /** Files opened and read ahead while the worker matches earlier ones. */
-const READ_AHEAD = 8;
+const READ_AHEAD = 16;
 
 /** What one search is asked to do. */
 export interface SearchRequest {
@@ -37,10 +39,7 @@ export interface FileMatch {
 }
 
 /** Why a search ended before it looked at everything. */
-export type SearchStop =
-  | { readonly type: 'timeout'; readonly afterMs: number }
-  | { readonly type: 'cancelled' }
-  | { readonly type: 'regex-timeout'; readonly file: string };
+export type SearchStop = ChannelStop;
 
 /** What a search found and what it passed over. */
 export interface SearchOutcome {
@@ -64,17 +63,8 @@ export interface SearchOutcome {
   readonly data: unknown;
 }
 
-/** One file while its chunks are matched. */
-interface FileState {
-  readonly path: string;
-  dropped: boolean;
-  count: number;
-  lines: (readonly [number, string])[];
-}
-
 /** A file opened and its first chunk read, ahead of its turn. */
 type Loaded =
-  | { readonly type: 'skip' }
   | { readonly type: 'unreadable'; readonly path: string }
   | { readonly type: 'too-large'; readonly path: string }
   | {
@@ -100,14 +90,14 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
   let passedOver = 0;
   const skipped = { binary: 0, notUtf8: [] as string[], tooLarge: [] as string[], unreadable: [] as string[] };
 
-  const channel = new WorkerChannel(
-    startSearchWorker({
+  const channel = new SearchChannel(
+    {
       source: request.pattern.source,
       flags: request.pattern.flags,
       mode,
       maxMatchLineLength: options.maxMatchLineLength,
       prefilter: canPrefilter(request.pattern.source),
-    }),
+    },
     regexTimeoutMs,
     (file) => {
       // Files answered after the limit was reached were read ahead, not asked for: leave them out.
@@ -140,19 +130,15 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
       return { type: 'unreadable', path: shown };
     }
     try {
-      const stats = await handle.stat();
-      if (!stats.isFile()) {
-        await handle.close();
-        return { type: 'skip' };
-      }
-      if (stats.size > maxSearchFileBytes) {
+      // Most files fit in the first read: open, read, close, with no stat on the way.
+      const first = Buffer.allocUnsafe(FIRST_READ_BYTES);
+      const { bytesRead } = await handle.read(first, 0, first.length, 0);
+      const complete = bytesRead < first.length;
+      if (complete ? bytesRead > maxSearchFileBytes : (await handle.stat()).size > maxSearchFileBytes) {
         await handle.close();
         return { type: 'too-large', path: shown };
       }
-      // One byte more than the size, so a small file is known to be complete after one read.
-      const first = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, stats.size + 1));
-      const { bytesRead } = await handle.read(first, 0, first.length, 0);
-      return { type: 'open', path: shown, handle, first: first.subarray(0, bytesRead), complete: bytesRead < first.length };
+      return { type: 'open', path: shown, handle, first: first.subarray(0, bytesRead), complete };
     } catch {
       await handle.close().catch(() => undefined);
       return { type: 'unreadable', path: shown };
@@ -173,27 +159,35 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
   };
 
   // Files are taken from the walk one by one, in order, and opened ahead while earlier ones are matched.
-  const ahead: Promise<Loaded>[] = [];
+  const ahead: { loaded: Promise<Loaded>; done: boolean }[] = [];
+  // Files are closed without waiting, off the path from one file to the next; all before returning.
+  const closing: Promise<unknown>[] = [];
   let exhausted = false;
   try {
     for (;;) {
       while (!exhausted && ahead.length < READ_AHEAD) {
         const file = await nextFile();
         if (file === undefined) exhausted = true;
-        else ahead.push(load(file));
+        else {
+          const entry = { loaded: load(file), done: false };
+          void entry.loaded.then(() => (entry.done = true));
+          ahead.push(entry);
+        }
       }
-      const loaded = await ahead.shift();
-      if (loaded === undefined) break;
+      const entry = ahead.shift();
+      if (entry === undefined) break;
+      // Keep the worker busy while this thread waits for the disk.
+      if (!entry.done) channel.flush();
+      const loaded = await entry.loaded;
       if (channel.failure !== undefined || committed >= limit) {
         stoppedByLimit = channel.failure === undefined;
         if (loaded.type === 'open') await loaded.handle.close();
         break;
       }
-      if (loaded.type === 'skip') continue;
       if (loaded.type === 'unreadable') skipped.unreadable.push(loaded.path);
       else if (loaded.type === 'too-large') skipped.tooLarge.push(loaded.path);
       else {
-        const verdict = await searchFile(loaded, channel, buffer, limit - committed);
+        const verdict = await searchFile(loaded, channel, buffer, limit - committed, closing);
         if (verdict === 'binary') skipped.binary += 1;
         else if (verdict === 'not-utf8') skipped.notUtf8.push(loaded.path);
       }
@@ -204,8 +198,9 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
     signal.removeEventListener('abort', onAbort);
     await channel.close();
     // Close whatever was read ahead and not searched.
-    await Promise.all(ahead.map((pending) => pending.then((loaded) => (loaded.type === 'open' ? loaded.handle.close() : undefined), () => undefined)));
+    await Promise.all(ahead.map((entry) => entry.loaded.then((loaded) => (loaded.type === 'open' ? loaded.handle.close() : undefined), () => undefined)));
     await iterator.return?.(undefined);
+    await Promise.all(closing);
   }
   if (channel.crash !== undefined) throw channel.crash;
 
@@ -243,9 +238,10 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
 /** Reads one file in chunks and sends its text to the worker; what the file turned out to be. */
 async function searchFile(
   loaded: Extract<Loaded, { type: 'open' }>,
-  channel: WorkerChannel,
+  channel: SearchChannel,
   buffer: Buffer,
   wanted: number,
+  closing: Promise<unknown>[],
 ): Promise<'text' | 'binary' | 'not-utf8' | 'stopped'> {
   const file: FileState = { path: loaded.path, dropped: false, count: 0, lines: [] };
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -277,7 +273,7 @@ async function searchFile(
       else {
         const complete = combined.slice(0, cut + 1);
         carry = combined.slice(cut + 1);
-        channel.send(file, { startLine: line, text: complete, wanted }, false);
+        channel.send(file, line, complete, wanted, false);
         line += countLines(complete);
         await channel.waitForRoom(MAX_IN_FLIGHT_CHARACTERS);
         if (channel.failure !== undefined) return 'stopped';
@@ -293,10 +289,10 @@ async function searchFile(
     } catch {
       return drop('not-utf8');
     }
-    channel.send(file, { startLine: line, text: rest, wanted }, true);
+    channel.send(file, line, rest, wanted, true);
     return 'text';
   } finally {
-    await loaded.handle.close();
+    closing.push(loaded.handle.close().catch(() => undefined));
   }
 }
 
@@ -312,104 +308,4 @@ function countLines(text: string): number {
 
 async function* singleFile(absolute: string): AsyncGenerator<{ absolute: string; fromStart: string; isLink: boolean }> {
   yield { absolute, fromStart: path.basename(absolute), isLink: false };
-}
-
-/**
- * The main thread's side of the worker: chunks in flight in order, their answers, and the
- * watchdog that terminates a worker silent for longer than the regex timeout.
- */
-class WorkerChannel {
-  readonly #worker: Worker;
-  readonly #regexTimeoutMs: number;
-  readonly #onCommit: (file: FileState) => void;
-  readonly #queue: { file: FileState; size: number; final: boolean }[] = [];
-  readonly #watchdog: NodeJS.Timeout;
-  #inFlight = 0;
-  #waiters: (() => void)[] = [];
-  /** When the worker was last heard from while busy; undefined until it is ready. */
-  #lastHeard: number | undefined;
-  failure: SearchStop | undefined;
-  crash: Error | undefined;
-
-  constructor(worker: Worker, regexTimeoutMs: number, onCommit: (file: FileState) => void) {
-    this.#worker = worker;
-    this.#regexTimeoutMs = regexTimeoutMs;
-    this.#onCommit = onCommit;
-    worker.on('message', (message: WorkerMessage) => this.#receive(message));
-    worker.on('error', (error) => this.#crashed(error));
-    worker.on('exit', (code) => {
-      if (this.failure === undefined && this.crash === undefined && this.#queue.length > 0) {
-        this.#crashed(new Error(`The search worker exited with code ${code}.`));
-      }
-    });
-    this.#watchdog = setInterval(() => this.#check(), Math.max(20, Math.min(250, Math.floor(regexTimeoutMs / 4))));
-    this.#watchdog.unref();
-  }
-
-  send(file: FileState, chunk: SearchChunk, final: boolean): void {
-    if (this.failure !== undefined || this.crash !== undefined) return;
-    if (this.#queue.length === 0 && this.#lastHeard !== undefined) this.#lastHeard = Date.now();
-    this.#queue.push({ file, size: chunk.text.length, final });
-    this.#inFlight += chunk.text.length;
-    this.#worker.postMessage(chunk);
-  }
-
-  /** Resolves when fewer than `maxCharacters` are in flight, or the search failed. */
-  async waitForRoom(maxCharacters: number): Promise<void> {
-    while (this.#inFlight > maxCharacters && !this.#ended) await new Promise<void>((resolve) => this.#waiters.push(resolve));
-  }
-
-  /** Resolves when every chunk sent has been answered, or the search failed. */
-  async drain(): Promise<void> {
-    while (this.#queue.length > 0 && !this.#ended) await new Promise<void>((resolve) => this.#waiters.push(resolve));
-  }
-
-  fail(stop: SearchStop): void {
-    if (this.#ended) return;
-    this.failure = stop;
-    void this.#worker.terminate();
-    this.#wake();
-  }
-
-  async close(): Promise<void> {
-    clearInterval(this.#watchdog);
-    await this.#worker.terminate();
-  }
-
-  get #ended(): boolean {
-    return this.failure !== undefined || this.crash !== undefined;
-  }
-
-  #receive(message: WorkerMessage): void {
-    if (this.#ended) return;
-    this.#lastHeard = Date.now();
-    if (message.type !== 'result') return;
-    const sent = this.#queue.shift();
-    if (sent === undefined) return;
-    this.#inFlight -= sent.size;
-    const file = sent.file;
-    if (!file.dropped) {
-      file.count += message.count;
-      if (message.lines.length > 0) file.lines.push(...message.lines);
-      if (sent.final) this.#onCommit(file);
-    }
-    this.#wake();
-  }
-
-  #check(): void {
-    if (this.#ended || this.#queue.length === 0 || this.#lastHeard === undefined) return;
-    if (Date.now() - this.#lastHeard > this.#regexTimeoutMs) this.fail({ type: 'regex-timeout', file: this.#queue[0]!.file.path });
-  }
-
-  #crashed(error: Error): void {
-    if (this.#ended) return;
-    this.crash = error;
-    this.#wake();
-  }
-
-  #wake(): void {
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const resolve of waiters) resolve();
-  }
 }

@@ -8,33 +8,34 @@ export interface SearchWorkerInit {
   readonly maxMatchLineLength: number;
   /** The whole-text test may skip a chunk with no match (see {@link canPrefilter}). */
   readonly prefilter: boolean;
+  /**
+   * Where the worker says what it is doing, readable while it is stuck: slot 0 holds the
+   * sequence number of the chunk it is matching, slot 1 the index of the line within it
+   * (-1 during the whole-text test).
+   */
+  readonly progress: SharedArrayBuffer;
 }
 
 /** A piece of one file's text: whole lines, except that the last piece may end without `\n`. */
 export interface SearchChunk {
+  /** Numbers chunks in the order they are sent, so the watchdog can tell which one is stuck. */
+  readonly sequence: number;
   readonly startLine: number;
   readonly text: string;
   /** Most matching lines wanted back (mode `lines`). */
   readonly wanted: number;
 }
 
-/** The worker's answer for one chunk, in the order the chunks were sent. */
+/** The worker's answer for one chunk. */
 export interface ChunkResult {
-  readonly type: 'result';
   /** Lines of the chunk that match. In mode `files` the worker stops at the first. */
   readonly count: number;
   /** Mode `lines`: `[line number, text cut around the match]`, at most `wanted`. */
   readonly lines: readonly (readonly [number, string])[];
 }
 
-/** Messages the worker sends. */
-export type WorkerMessage = ChunkResult | { readonly type: 'ready' } | { readonly type: 'progress' };
-
-/**
- * How often a busy worker says it is alive. A worker that stays silent much longer than this
- * is stuck inside one call of the regular expression.
- */
-export const PROGRESS_INTERVAL_MS = 100;
+/** Messages the worker sends: one `results` per batch of chunks, in the order the batches were sent. */
+export type WorkerMessage = { readonly type: 'ready' } | { readonly type: 'results'; readonly results: readonly ChunkResult[] };
 
 /**
  * The worker's code, plain JavaScript run with `eval: true`, so it works the same from the
@@ -45,51 +46,51 @@ export const PROGRESS_INTERVAL_MS = 100;
 const SEARCH_WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
 const { source, flags, mode, maxMatchLineLength, prefilter } = workerData;
+const progress = new Int32Array(workerData.progress);
 const regex = new RegExp(source, flags);
 const whole = prefilter ? new RegExp(source, flags + 'm') : undefined;
-const interval = ${PROGRESS_INTERVAL_MS};
-let lastPost = Date.now();
 
-function cut(line, index, length) {
+function cut(line, index) {
   if (line.length <= maxMatchLineLength) return line;
   const before = Math.floor(maxMatchLineLength / 4);
-  let start = Math.max(0, Math.min(index - before, line.length - maxMatchLineLength));
-  let end = Math.min(line.length, start + maxMatchLineLength);
+  const start = Math.max(0, Math.min(index - before, line.length - maxMatchLineLength));
+  const end = Math.min(line.length, start + maxMatchLineLength);
   const shown = (start > 0 ? '…' : '') + line.slice(start, end) + (end < line.length ? '…' : '');
   return shown + ' [line of ' + line.length.toLocaleString('en-US') + ' characters cut around the match]';
 }
 
-parentPort.on('message', (chunk) => {
+function match(chunk) {
+  Atomics.store(progress, 0, chunk.sequence);
+  Atomics.store(progress, 1, -1);
   let count = 0;
   const lines = [];
-  if (!(whole && !whole.test(chunk.text))) {
-    const parts = chunk.text.split('\n');
-    if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
-    for (let index = 0; index < parts.length; index += 1) {
-      if ((index & 63) === 63 && Date.now() - lastPost > interval) {
-        parentPort.postMessage({ type: 'progress' });
-        lastPost = Date.now();
-      }
-      let line = parts[index];
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      if (mode === 'lines' && lines.length < chunk.wanted) {
-        const match = regex.exec(line);
-        if (match === null) continue;
-        count += 1;
-        lines.push([chunk.startLine + index, cut(line, match.index, match[0].length)]);
-      } else if (regex.test(line)) {
-        count += 1;
-        if (mode === 'files') break;
-      }
+  if (whole && !whole.test(chunk.text)) return { count, lines };
+  const parts = chunk.text.split('\n');
+  if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  for (let index = 0; index < parts.length; index += 1) {
+    Atomics.store(progress, 1, index);
+    let line = parts[index];
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (mode === 'lines' && lines.length < chunk.wanted) {
+      const found = regex.exec(line);
+      if (found === null) continue;
+      count += 1;
+      lines.push([chunk.startLine + index, cut(line, found.index)]);
+    } else if (regex.test(line)) {
+      count += 1;
+      if (mode === 'files') break;
     }
   }
-  parentPort.postMessage({ type: 'result', count, lines });
-  lastPost = Date.now();
+  return { count, lines };
+}
+
+parentPort.on('message', (batch) => {
+  parentPort.postMessage({ type: 'results', results: batch.map(match) });
 });
 parentPort.postMessage({ type: 'ready' });
 `;
 
-/** Starts a worker that matches `init`'s regular expression against the chunks it is sent. */
+/** Starts a worker that matches `init`'s regular expression against the batches of chunks it is sent. */
 export function startSearchWorker(init: SearchWorkerInit): Worker {
   return new Worker(SEARCH_WORKER_SOURCE, { eval: true, workerData: init });
 }
