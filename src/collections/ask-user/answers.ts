@@ -54,9 +54,9 @@ export function replyFromAnswers(questions: readonly UserQuestion[], answers: un
   return reply(questions, parsed.data);
 }
 
-/** Checks a user interface's `{ answers: [{ selected }] }` and turns it into the reply. */
+/** Checks a user interface's `{ answers: [{ selected }] }` (or that as JSON text) and turns it into the reply. */
 export function replyFromClientAnswer(questions: readonly UserQuestion[], answer: unknown): ToolOutput {
-  const parsed = clientAnswerSchema.safeParse(answer);
+  const parsed = clientAnswerSchema.safeParse(typeof answer === 'string' ? parseJson(answer) : answer);
   if (!parsed.success) {
     return {
       text: `The answer from the user interface could not be read (${describeIssue(parsed.error)}); expected { answers: [{ selected: [...] }] } with one entry per question. ${DO_NOT_GUESS}`,
@@ -95,6 +95,15 @@ function reply(questions: readonly UserQuestion[], answers: readonly UserAnswer[
   const heading = skipped === 0 ? 'The user answered:' : `The user answered ${answered.length - skipped} of ${answered.length} questions:`;
   const closing = skipped === 0 ? [] : ['The user gave no answer where it says (no answer); do not assume one.'];
   return { text: [heading, ...lines, ...closing].join('\n'), data: { answers: answered } };
+}
+
+/** Some transports hand the answer over as JSON text; anything else stays text and is refused as such. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 function describeIssue(error: z.ZodError): string {

@@ -150,7 +150,24 @@ describe('ask_user_question answered by the user interface', () => {
     );
   });
 
+  it('accepts the answer as JSON text too', () => {
+    expect(tool.answeredByClient!.toResult(input, JSON.stringify({ answers: [{ selected: ['OAuth (recommended)'] }, { selected: ['Tests'] }] }))).toEqual({
+      text: [
+        'The user answered:',
+        '1. [Login] Which login method should the app use? → OAuth (recommended)',
+        '2. [Scope] Which parts should I change? → Tests',
+      ].join('\n'),
+      data: {
+        answers: [
+          { question: login.question, header: 'Login', selected: ['OAuth (recommended)'], typed: [] },
+          { question: parts.question, header: 'Scope', selected: ['Tests'], typed: [] },
+        ],
+      },
+    });
+  });
+
   it.each([
+    ['OAuth', 'The answer from the user interface could not be read (the answer: Invalid input: expected object, received string); expected { answers: [{ selected: [...] }] } with one entry per question. Do not guess what the user chose: ask again, or go on without the answers and say so.'],
     [{ answers: [{ selected: ['Password'] }] }, 'The user interface returned 1 answer for 2 questions, so the answers cannot be matched to the questions. Do not guess what the user chose: ask again, or go on without the answers and say so.'],
     [{ answers: [{ selected: 'Password' }, { selected: [] }] }, 'The answer from the user interface could not be read (answers.0.selected: Invalid input: expected array, received string); expected { answers: [{ selected: [...] }] } with one entry per question. Do not guess what the user chose: ask again, or go on without the answers and say so.'],
     [['Password'], 'The answer from the user interface could not be read (the answer: Invalid input: expected object, received array); expected { answers: [{ selected: [...] }] } with one entry per question. Do not guess what the user chose: ask again, or go on without the answers and say so.'],

@@ -81,7 +81,7 @@ const taskGetInput = z.object({
 
 /** The task list collection: its tools, its view for each model call, and a way for hosts to read a list. */
 export interface TaskListCollection extends ToolCollection {
-  readonly name: 'tasks';
+  readonly name: 'task-list';
   readonly tools: readonly [
     ToolDefinition<typeof taskAddInput>,
     ToolDefinition<typeof taskUpdateInput>,
@@ -155,7 +155,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
   });
 
   return {
-    name: 'tasks',
+    name: 'task-list',
     tools: [taskAdd, taskUpdate, taskRemove, taskGet],
     instructions: TASK_LIST_INSTRUCTIONS,
     context: resolved.context

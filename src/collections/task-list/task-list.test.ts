@@ -73,6 +73,17 @@ describe('task_add', () => {
     expect((await call(add, { tasks: [{ subject: 'Set up the project' }] })).isError).toBe(false);
   });
 
+  it('keeps at most 1,000 tasks in a list', async () => {
+    const { call, add } = setup();
+    for (let batch = 0; batch < 20; batch++) {
+      const result = await call(add, { tasks: Array.from({ length: 50 }, (_, index) => ({ subject: `Task ${batch}.${index}` })) });
+      expect(result.isError).toBe(false);
+    }
+    expect((await call(add, { tasks: [{ subject: 'One too many' }] })).text).toBe(
+      'The list would hold 1001 tasks, and it keeps at most 1000. Remove finished tasks with task_remove first. Nothing was changed.',
+    );
+  });
+
   it('names the field when the input does not match the schema', async () => {
     const { call, add } = setup();
     expect((await call(add, { tasks: [] })).text).toBe(
