@@ -56,7 +56,7 @@ describe('agent-toolbelt mcp over stdio', () => {
     const { client } = await start([]);
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
-    for (const name of ['list_directory', 'find_files', 'search_files', 'read_file', 'create_file', 'write_file', 'edit_file', 'move_file', 'delete_file', 'run_shell', 'note_write', 'log_read']) {
+    for (const name of ['list_directory', 'find_files', 'search_files', 'read_file', 'create_file', 'write_file', 'edit_file', 'move_file', 'delete_file', 'run_shell', 'note_write', 'log_read', 'task_add', 'get_days_between']) {
       expect(names).toContain(name);
     }
     expect(names).not.toContain('ask_user_question');
@@ -80,7 +80,7 @@ describe('agent-toolbelt mcp over stdio', () => {
     const { client } = await start(['--read-only']);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names.filter((name) => ['create_file', 'write_file', 'edit_file', 'move_file', 'delete_file', 'run_shell', 'note_write', 'log_append'].includes(name))).toEqual([]);
-    expect(names).toEqual(expect.arrayContaining(['list_directory', 'find_files', 'search_files', 'read_file']));
+    expect(names).toEqual(expect.arrayContaining(['list_directory', 'find_files', 'search_files', 'read_file', 'task_add', 'get_day_of_week']));
   });
 
   it('refuses a call needing approval when the client cannot ask, saying which flag allows it', async () => {
@@ -94,6 +94,7 @@ describe('agent-toolbelt mcp over stdio', () => {
   it('asks through elicitation when the client supports it: approve runs, deny does not', async () => {
     const answers: ElicitResult[] = [{ action: 'accept', content: { decision: 'approve' } }, { action: 'accept', content: { decision: 'deny', reason: 'enough' } }];
     const { client, elicited } = await start([], () => answers.shift()!);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('ask_user_question');
     const approved = await client.callTool({ name: 'run_shell', arguments: { command: 'echo approved > approved.txt' } });
     expect(approved.isError).toBeFalsy();
     expect(await readFile(path.join(root, 'approved.txt'), 'utf8')).toBe('approved\n');

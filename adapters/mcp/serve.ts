@@ -1,12 +1,15 @@
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
+  createAskUserTools,
+  createDateTimeTools,
   createFileTools,
   createGitHubTools,
   createReadOnlyFileTools,
   createScratchTools,
   createSession,
   createShellTools,
+  createTaskListTools,
   Workspace,
   type ToolCollection,
 } from '../../src/index.js';
@@ -25,6 +28,9 @@ export function cliCollections(options: McpCliOptions): ToolCollection[] {
   // Scratch notes are written to DIR/.toolbelt/, so a read-only server leaves them out.
   if (!options.readOnly) collections.push(createScratchTools({ workspace }));
   if (options.github) collections.push(createGitHubTools({ workspace }));
+  // The task list lives in the session (one per server process); ask_user_question is shown
+  // only to clients that can display a form (elicitation).
+  collections.push(createTaskListTools(), createDateTimeTools(), createAskUserTools());
   return collections;
 }
 
