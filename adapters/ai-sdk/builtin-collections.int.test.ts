@@ -77,3 +77,27 @@ describe('toAiSdk with the built-in collections', () => {
     expect(() => toAiSdk([createTaskListTools()], { session: createSession(), background: ['task_add'] })).toThrow(/task_add/);
   });
 });
+
+describe('ask_user_question without a callback', () => {
+  it('is answered by the user interface: no execute, and the addToolOutput answer becomes the text the model reads', async () => {
+    const { convertToModelMessages } = await import('ai');
+    const { createAskUserTools } = await import('../../src/index.js');
+    const belt = toAiSdk([createAskUserTools()], { session: createSession() });
+    expect(belt.tools.ask_user_question!.execute).toBeUndefined();
+
+    const input = { questions: [{ question: 'Which database?', header: 'Database', options: [{ label: 'Postgres' }, { label: 'SQLite' }] }] };
+    const answered = (output: unknown) =>
+      convertToModelMessages(
+        [
+          { id: 'u', role: 'user', parts: [{ type: 'text', text: 'Set it up.' }] },
+          { id: 'a', role: 'assistant', parts: [{ type: 'tool-ask_user_question', toolCallId: 'q1', state: 'output-available', input, output } as any] },
+        ],
+        { tools: belt.tools },
+      );
+    const good = toolResultsIn(await answered({ answers: [{ selected: ['SQLite'] }] })).q1!;
+    expect(good.type).toBe('text');
+    expect(String(good.value)).toContain('SQLite');
+    const bad = toolResultsIn(await answered({ answers: [] })).q1!;
+    expect(bad.type).toBe('error-text');
+  });
+});
