@@ -3,7 +3,8 @@ import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langcha
 import { fakeModel } from '@langchain/core/testing';
 import { Command, END, type Interrupt, MemorySaver, MessagesAnnotation, Send, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
-import { noApproverText } from '../../src/index.js';
+import { z } from 'zod';
+import { defineTool, noApproverText } from '../../src/index.js';
 import { batchedApprovalText, toLangChain, type LangChainOptions } from './index.js';
 import { recordingCollection } from './test-support/tools.js';
 
@@ -152,5 +153,25 @@ describe('toLangChain tools invoked directly', () => {
     expect(byName('echo').schema).toBe(collection.tools[0]!.input);
     expect(byName('echo').description).toBe('Repeats the text.');
     expect(byName('echo').responseFormat).toBe('content_and_artifact');
+  });
+
+  it('sends images as image content blocks after the text', async () => {
+    const screenshot = defineTool({
+      name: 'screenshot',
+      description: 'Takes a screenshot.',
+      kind: 'read',
+      input: z.object({}),
+      execute: () => ({ text: 'Here it is.', images: [{ data: 'iVBORw0KGgo=', mediaType: 'image/png' }], data: { width: 1 } }),
+    });
+    const [tool] = toLangChain([{ name: 'screen', tools: [screenshot] }]).tools;
+    const message = await tool!.invoke({ type: 'tool_call', id: 'c4', name: 'screenshot', args: {} });
+    expect(message).toMatchObject({
+      status: 'success',
+      artifact: { width: 1 },
+      content: [
+        { type: 'text', text: 'Here it is.' },
+        { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+      ],
+    });
   });
 });
