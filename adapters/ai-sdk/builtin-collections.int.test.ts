@@ -89,8 +89,8 @@ describe('ask_user_question without a callback', () => {
     const answered = (output: unknown) =>
       convertToModelMessages(
         [
-          { id: 'u', role: 'user', parts: [{ type: 'text', text: 'Set it up.' }] },
-          { id: 'a', role: 'assistant', parts: [{ type: 'tool-ask_user_question', toolCallId: 'q1', state: 'output-available', input, output } as any] },
+          { role: 'user', parts: [{ type: 'text', text: 'Set it up.' }] },
+          { role: 'assistant', parts: [{ type: 'tool-ask_user_question', toolCallId: 'q1', state: 'output-available', input, output } as any] },
         ],
         { tools: belt.tools },
       );
