@@ -1,0 +1,43 @@
+/**
+ * A Responses API agent at the terminal: `npx tsx examples/openai-responses/index.ts FOLDER "request"`.
+ * Needs `OPENAI_API_KEY`; `OPENAI_BASE_URL` points it at any server that speaks the
+ * Responses API and `OPENAI_MODEL` picks the model (default `gpt-4.1-mini`). Every write asks
+ * first: [y]es / [a]lways / [n]o, or type why not.
+ */
+import { createInterface } from 'node:readline';
+import OpenAI from 'openai';
+import type { ApprovalDecision } from '../../src/index.js';
+import { runResponses } from './agent.js';
+
+const [folder, ...words] = process.argv.slice(2);
+if (!folder || !process.env.OPENAI_API_KEY) {
+  console.error('Usage: OPENAI_API_KEY=… npx tsx examples/openai-responses/index.ts FOLDER "request"  (OPENAI_BASE_URL and OPENAI_MODEL are optional)');
+  process.exit(2);
+}
+// The client reads OPENAI_API_KEY and OPENAI_BASE_URL itself.
+const client = new OpenAI();
+const terminal = createInterface({ input: process.stdin });
+const lines = terminal[Symbol.asyncIterator]();
+
+try {
+  const request = words.join(' ') || 'Add a usage section to the README.';
+  console.log(`Working in ${folder}\n> ${request}`);
+  const answer = await runResponses({
+    client,
+    model: process.env.OPENAI_MODEL ?? 'gpt-4.1-mini',
+    folder,
+    request,
+    onEvent: (line) => console.log(line),
+    onApproval: async (pending): Promise<ApprovalDecision> => {
+      process.stdout.write(`\n${pending.description}\nAllow? [y]es / [a]lways / [n]o (or type why not): `);
+      const reply = String((await lines.next()).value ?? '').trim();
+      console.log(reply);
+      if (/^y(es)?$/i.test(reply)) return 'approve';
+      if (/^a(lways)?$/i.test(reply) && pending.canAlwaysApprove) return 'always';
+      return { type: 'deny', reason: /^no?$/i.test(reply) || reply === '' ? undefined : reply };
+    },
+  });
+  console.log(`\n${answer}`);
+} finally {
+  terminal.close();
+}
