@@ -55,7 +55,6 @@ export class OutputSection {
   #rawCharacters = 0;
   /** Clean output waiting for the spill decision; `undefined` once spilled or given up. */
   #pending: string[] | undefined = [];
-  #pendingCharacters = 0;
   #spill: SpillFile | undefined;
   #spillOpening: Promise<void> | undefined;
   #spillError: string | undefined;
@@ -66,10 +65,14 @@ export class OutputSection {
     this.#window = new HeadTailWindow(half, half);
   }
 
-  /** Takes a chunk of `stream`'s bytes; resolves when more may be read (back-pressure). */
-  async write(stream: string, chunk: Uint8Array): Promise<void> {
+  /**
+   * Takes a chunk of `stream`'s bytes. Returns a promise only when the caller must wait
+   * before reading more (the spill file is behind, or being opened): back-pressure without
+   * a pause on every chunk.
+   */
+  write(stream: string, chunk: Uint8Array): Promise<void> | undefined {
     const state = this.#state(stream);
-    await this.#take(state, state.clean.write(chunk), false);
+    return this.#take(state, state.clean.write(chunk), false);
   }
 
   /** Ends every stream and closes the spill file. */
@@ -117,14 +120,12 @@ export class OutputSection {
     return state;
   }
 
-  async #take(state: StreamState, text: string, final: boolean): Promise<void> {
+  #take(state: StreamState, text: string, final: boolean): Promise<void> | undefined {
+    let wait: Promise<void> | undefined;
     if (text !== '') {
       this.#rawCharacters += text.length;
-      if (this.#spill !== undefined) await this.#spill.write(text);
-      else if (this.#pending !== undefined) {
-        this.#pending.push(text);
-        this.#pendingCharacters += text.length;
-      }
+      if (this.#spill !== undefined) wait = this.#spill.write(text);
+      else if (this.#pending !== undefined) this.#pending.push(text);
     }
     let capped = state.capper.write(text);
     if (final) capped += state.capper.end();
@@ -136,8 +137,9 @@ export class OutputSection {
     }
     const outgrown = this.#rawCharacters > this.#options.spillThreshold || state.capper.cutLines > 0;
     if (outgrown && this.#spillOpening === undefined) this.#spillOpening = this.#openSpill();
-    // Waiting here bounds what piles up in memory while the file is being opened.
-    if (this.#spillOpening !== undefined && this.#spill === undefined) await this.#spillOpening;
+    // Waiting while the file opens bounds what piles up in memory meanwhile.
+    if (this.#spillOpening !== undefined && this.#spill === undefined && this.#pending !== undefined) return this.#spillOpening;
+    return wait;
   }
 
   async #openSpill(): Promise<void> {
@@ -153,6 +155,5 @@ export class OutputSection {
       this.#spillError = error instanceof Error ? error.message : String(error);
     }
     this.#pending = undefined;
-    this.#pendingCharacters = 0;
   }
 }

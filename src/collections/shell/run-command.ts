@@ -130,10 +130,17 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   };
 }
 
-async function read(stream: Readable, name: string, section: OutputSection): Promise<void> {
-  try {
-    for await (const chunk of stream) await section.write(name, chunk as Uint8Array);
-  } catch {
-    // The stream was released on purpose (a leftover child held it) or broke; what arrived is kept.
-  }
+/** Feeds a stream to its section as chunks arrive, pausing only while the section asks to wait. */
+function read(stream: Readable, name: string, section: OutputSection): Promise<void> {
+  return new Promise((resolve) => {
+    stream.on('data', (chunk: Uint8Array) => {
+      const wait = section.write(name, chunk);
+      if (wait === undefined) return;
+      stream.pause();
+      void wait.then(() => stream.resume());
+    });
+    // A stream released on purpose (a leftover child held it) or broken keeps what arrived.
+    stream.once('close', () => resolve());
+    stream.once('error', () => resolve());
+  });
 }

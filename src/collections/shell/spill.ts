@@ -55,9 +55,9 @@ export class SpillFile {
     return this.#error;
   }
 
-  /** Appends text; resolves when the file can take more. */
-  async write(text: string): Promise<void> {
-    if (this.#error !== undefined || this.truncated || text === '') return;
+  /** Appends text; returns a promise, to wait for, only when the file cannot take more yet. */
+  write(text: string): Promise<void> | undefined {
+    if (this.#error !== undefined || this.truncated || text === '') return undefined;
     if (this.#written + text.length > this.#maxCharacters) {
       text = text.slice(0, Math.max(0, this.#maxCharacters - this.#written));
       this.truncated = true;
@@ -67,19 +67,18 @@ export class SpillFile {
     if (this.truncated) {
       more = this.#stream.write(`\n[… the output went on; this file stops at ${this.#maxCharacters.toLocaleString('en-US')} characters]\n`) && more;
     }
-    if (!more && this.#error === undefined) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          this.#stream.off('drain', done);
-          this.#stream.off('error', done);
-          this.#stream.off('close', done);
-          resolve();
-        };
-        this.#stream.on('drain', done);
-        this.#stream.on('error', done);
-        this.#stream.on('close', done);
-      });
-    }
+    if (more || this.#error !== undefined) return undefined;
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.#stream.off('drain', done);
+        this.#stream.off('error', done);
+        this.#stream.off('close', done);
+        resolve();
+      };
+      this.#stream.on('drain', done);
+      this.#stream.on('error', done);
+      this.#stream.on('close', done);
+    });
   }
 
   /** Flushes and closes the file. */

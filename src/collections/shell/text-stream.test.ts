@@ -71,3 +71,28 @@ describe('LineCapper at chunk edges', () => {
     expect(capper.write('abcdef') + capper.write('\nxy\n') + capper.end()).toBe('abc … [3 more characters on this line]\nxy\n');
   });
 });
+
+describe('LineCapper against a plain reference', () => {
+  it('gives the same text for random lines and random chunking', () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const cap = (line: string, max: number) => (line.length <= max ? line : `${line.slice(0, max)} … [${(line.length - max).toLocaleString('en-US')} more characters on this line]`);
+    for (let round = 0; round < 200; round += 1) {
+      const max = 1 + random(12);
+      const lines = Array.from({ length: random(8) }, () => 'x'.repeat(random(30)));
+      const text = lines.join('\n') + (random(2) === 0 ? '\n' : '');
+      const capper = new LineCapper(max);
+      let output = '';
+      for (let index = 0; index < text.length; ) {
+        const size = 1 + random(15);
+        output += capper.write(text.slice(index, index + size));
+        index += size;
+      }
+      output += capper.end();
+      expect(output, JSON.stringify({ max, text })).toBe(text.split('\n').map((line) => cap(line, max)).join('\n'));
+    }
+  });
+});

@@ -24,8 +24,11 @@ export class CleanTextStream {
 
   #clean(text: string, final: boolean): string {
     this.#held = '';
+    // One scan decides whether there is anything to do: most output has no escapes or CRs.
+    if (!SPECIAL.test(text)) return text;
+    const hasEscape = text.includes('\u001b') || text.includes('\u009b');
     if (!final) {
-      const escape = Math.max(text.lastIndexOf('\u001b'), text.lastIndexOf('\u009b'));
+      const escape = hasEscape ? Math.max(text.lastIndexOf('\u001b'), text.lastIndexOf('\u009b')) : -1;
       if (escape !== -1 && text.length - escape < MAX_HELD_ESCAPE) {
         const rest = text.slice(escape);
         // Held only while it is not a complete sequence yet.
@@ -39,10 +42,13 @@ export class CleanTextStream {
         text = text.slice(0, -1);
       }
     }
-    const stripped = text.includes('\u001b') || text.includes('\u009b') ? stripAnsi(text) : text;
+    const stripped = hasEscape ? stripAnsi(text) : text;
     return stripped.includes('\r\n') ? stripped.replaceAll('\r\n', '\n') : stripped;
   }
 }
+
+/** Characters that need cleaning: escapes (7- and 8-bit) and carriage returns. */
+const SPECIAL = /[\u001b\u009b\r]/;
 
 /**
  * Cuts lines longer than a limit as text streams through, ending each cut line with a marker
@@ -61,29 +67,40 @@ export class LineCapper {
   }
 
   write(text: string): string {
-    // Copies only around cuts, so the usual case (no long line) returns the text as it is.
+    // Jumps from line break to line break while lines fit, and copies only around cuts, so
+    // the usual case (no long line) costs a few scans and returns the text as it is.
     let output = '';
     let copied = 0;
     let changed = false;
     let start = 0;
     while (start < text.length) {
+      if (this.#lineLength <= this.#maxLine) {
+        const room = this.#maxLine - this.#lineLength;
+        const jump = text.lastIndexOf('\n', start + room);
+        if (jump >= start) {
+          this.#lineLength = 0;
+          start = jump + 1;
+          continue;
+        }
+        const rest = text.length - start;
+        if (rest <= room) {
+          this.#lineLength += rest;
+          break;
+        }
+        output += text.slice(copied, start + room);
+        changed = true;
+        start += room;
+        copied = start;
+        this.#lineLength = this.#maxLine;
+      }
+      // Past the limit: drop up to the line break, which ends the line with a marker.
       const newline = text.indexOf('\n', start);
       const end = newline === -1 ? text.length : newline;
-      const before = this.#lineLength;
       this.#lineLength += end - start;
-      if (this.#lineLength > this.#maxLine) {
-        const keepUntil = start + Math.max(0, this.#maxLine - before);
-        output += text.slice(copied, keepUntil);
-        copied = end;
-        changed = true;
-      }
+      copied = end;
+      changed = true;
       if (newline === -1) break;
-      const marker = this.#closeLine();
-      if (marker !== '') {
-        output += marker;
-        copied = newline;
-        changed = true;
-      }
+      output += this.#closeLine();
       start = newline + 1;
     }
     return changed ? output + text.slice(copied) : text;
