@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolError } from '../../errors/tool-error.js';
 import type { Session } from '../../session.js';
 import { defineTool, type ToolCollection, type ToolDefinition, type ToolOutput } from '../../tool.js';
 import { addTasks } from './add-tasks.js';
@@ -159,11 +160,18 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     tools: [taskAdd, taskUpdate, taskRemove, taskGet],
     instructions: TASK_LIST_INSTRUCTIONS,
     context: resolved.context
-      ? (session) =>
-          access.use(session, ({ draft, notes }) => {
-            const view = formatTaskView(draft.tasks, resolved);
-            return { value: notes.length === 0 ? view : withNotes(view ?? 'The task list is empty.', notes), save: false };
-          })
+      ? async (session) => {
+          try {
+            return await access.use(session, ({ draft, notes }) => {
+              const view = formatTaskView(draft.tasks, resolved);
+              return { value: notes.length === 0 ? view : withNotes(view ?? 'The task list is empty.', notes), save: false };
+            });
+          } catch (error) {
+            // The view must never fail a model call; the model learns of the problem here instead.
+            if (error instanceof ToolError) return error.message;
+            throw error;
+          }
+        }
       : undefined,
     getTasks: (session) => access.use(session, ({ draft }) => ({ value: draft.tasks.map(copyTask), save: false })),
   };

@@ -1,3 +1,4 @@
+import { ToolError } from '../../errors/tool-error.js';
 import type { Session } from '../../session.js';
 import { repairList } from './repair.js';
 import type { RuleOptions } from './rules.js';
@@ -19,6 +20,16 @@ function createSerialQueue(): SerialQueue {
     tail = run.catch(() => undefined);
     return run;
   };
+}
+
+/** Runs a store's load or save; its failure becomes an error the model can read, not a crash. */
+async function storeStep<T>(verb: 'read' | 'saved', step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolError(`The task list could not be ${verb} (${reason}), so nothing was changed. Go on without the task list, and tell the user.`, { cause: error });
+  }
 }
 
 /** Queues of stores, so even two collections sharing one store never interleave. */
@@ -51,14 +62,14 @@ export class TaskListAccess {
   /** Runs `work` on a copy of the list; saves the copy when it returns `save: true`. */
   async use<T>(session: Session, work: (opened: OpenedList) => { value: T; save: boolean }): Promise<T> {
     return this.#queue(session)(async () => {
-      const { list, notes } = await this.#load(session);
+      const { list, notes } = await storeStep('read', () => this.#load(session));
       if (notes.length > 0) {
-        await this.#save(session, list);
+        await storeStep('saved', () => this.#save(session, list));
         this.#onNotice(`agent-toolbelt task list: ${notes.join('; ')}.`);
       }
       const draft = draftOf(list);
       const { value, save } = work({ draft, notes });
-      if (save) await this.#save(session, draft);
+      if (save) await storeStep('saved', () => this.#save(session, draft));
       return value;
     });
   }

@@ -1,4 +1,4 @@
-import { isOpen, type DraftTask } from './task.js';
+import { isOpen, type DraftTask, type Task } from './task.js';
 
 /** How a task is named in a message: `#3`, or `@2` for a task the same `task_add` call adds. */
 export type TaskLabel = (id: string) => string;
@@ -52,8 +52,8 @@ export function describeLoop(loop: readonly string[], label: TaskLabel): string 
 }
 
 /** The open tasks `task` waits on. */
-export function openBlockers(task: DraftTask, byId: ReadonlyMap<string, DraftTask>): DraftTask[] {
-  return task.blockedBy.map((id) => byId.get(id)).filter((blocker): blocker is DraftTask => blocker !== undefined && isOpen(blocker));
+export function openBlockers<T extends Task>(task: Task, byId: ReadonlyMap<string, T>): T[] {
+  return task.blockedBy.map((id) => byId.get(id)).filter((blocker): blocker is T => blocker !== undefined && isOpen(blocker));
 }
 
 /**

@@ -132,6 +132,21 @@ describe('JsonFileTaskListStore', () => {
     expect(notices).toHaveLength(1);
   });
 
+  it('answers with an error the model can read when the file cannot be read or written', async () => {
+    const unreadable = setup(folder);
+    const session = createSession();
+    const read = await runTool(unreadable.add, { tasks: [{ subject: 'A' }] }, { session });
+    expect(read.isError).toBe(true);
+    expect(read.text).toMatch(/^The task list could not be read \(EISDIR: .*\), so nothing was changed\. Go on without the task list, and tell the user\.$/);
+    expect(await unreadable.tasks.context!(session)).toBe(read.text);
+
+    await fs.symlink(path.join(folder, 'missing'), path.join(folder, 'dangling'));
+    const unwritable = setup(path.join(folder, 'dangling', 'tasks.json'));
+    const write = await runTool(unwritable.add, { tasks: [{ subject: 'A' }] }, { session });
+    expect(write.isError).toBe(true);
+    expect(write.text).toMatch(/^The task list could not be saved \(E[A-Z]+: .*\), so nothing was changed\. Go on without the task list, and tell the user\.$/);
+  });
+
   it('refuses an empty path when it is made', () => {
     expect(() => new JsonFileTaskListStore('  ')).toThrow('Expected JsonFileTaskListStore to get a file path, got "  ".');
   });

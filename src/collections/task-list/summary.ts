@@ -1,5 +1,4 @@
-import { openBlockers } from './rules.js';
-import { joinWords } from './rules.js';
+import { joinWords, openBlockers } from './rules.js';
 import { isOpen, type DraftTask } from './task.js';
 
 /** `Now 5 open (1 in progress), 2 completed.` — the tail of every changing call's reply. */

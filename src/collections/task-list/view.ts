@@ -1,7 +1,7 @@
-import { joinWords, openBlockers } from './rules.js';
-import { oneLine, parseTaskId } from './references.js';
-import { isOpen, type DraftTask, type Task } from './task.js';
 import { ToolError } from '../../errors/tool-error.js';
+import { oneLine, parseTaskId } from './references.js';
+import { joinWords, openBlockers } from './rules.js';
+import { isOpen, type Task } from './task.js';
 
 /** How the injected view is cut down. */
 export interface ViewOptions {
@@ -27,11 +27,11 @@ const MAX_BLOCKERS_SHOWN = 3;
  */
 export function formatTaskView(tasks: readonly Task[], options: ViewOptions): string | undefined {
   if (tasks.length === 0) return undefined;
-  const byId = new Map(tasks.map((task) => [task.id, task as DraftTask]));
+  const byId = new Map(tasks.map((task) => [task.id, task]));
   const started = tasks.filter((task) => task.status === 'in_progress');
   const pending = tasks.filter((task) => task.status === 'pending');
-  const ready = pending.filter((task) => openBlockers(task as DraftTask, byId).length === 0);
-  const waiting = pending.filter((task) => openBlockers(task as DraftTask, byId).length > 0);
+  const ready = pending.filter((task) => openBlockers(task, byId).length === 0);
+  const waiting = pending.filter((task) => openBlockers(task, byId).length > 0);
   const completed = tasks.length - started.length - pending.length;
 
   const counts = [
@@ -47,7 +47,7 @@ export function formatTaskView(tasks: readonly Task[], options: ViewOptions): st
     ...started.map((task) => `- ${subject(task)} (in progress)`),
     ...ready.map((task) => `- ${subject(task)}`),
     ...waiting.map((task) => {
-      const ids = openBlockers(task as DraftTask, byId).map((blocker) => `#${blocker.id}`);
+      const ids = openBlockers(task, byId).map((blocker) => `#${blocker.id}`);
       const named = ids.length > MAX_BLOCKERS_SHOWN ? [...ids.slice(0, MAX_BLOCKERS_SHOWN), `${ids.length - MAX_BLOCKERS_SHOWN} more`] : ids;
       return `- ${subject(task)} (waits on ${named.join(', ')})`;
     }),
