@@ -166,6 +166,23 @@ describe('toLangChain in createAgent', () => {
     expect(toolMessages(resumed.messages)[0]).toMatchObject({ content: 'Notes may not say "forbidden". Write something else.', status: 'error' });
   });
 
+  it('does not run a call resumed with something that is not a decision', async () => {
+    const model = fakeModel()
+      .respondWithTools([{ name: 'write_note', args: { text: 'x' }, id: 'call-1' }])
+      .respond(new AIMessage('ok'));
+    const { agent, runs } = agentWith(model);
+
+    const paused = await agent.invoke({ messages: [new HumanMessage('go')] }, thread('bad-resume'));
+    const resumed = await agent.invoke(new Command({ resume: { [paused.__interrupt__![0]!.id!]: 'yes' } }), thread('bad-resume'));
+
+    expect(runs).toEqual([]);
+    expect(toolMessages(resumed.messages)[0]).toMatchObject({
+      status: 'error',
+      content:
+        "write_note was not run: the approval was answered with \"yes\", which is not a decision ('approve', 'always', 'deny', { type: 'deny', reason } or { type: 'edit', input }). Tell the user the approval could not be read and ask whether to try again.",
+    });
+  });
+
   it('remembers "always" in the thread\'s session and asks no more', async () => {
     const model = fakeModel()
       .respondWithTools([{ name: 'write_note', args: { text: 'one' }, id: 'call-1' }])

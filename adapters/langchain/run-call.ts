@@ -71,7 +71,21 @@ export async function runCall(tool: ToolDefinition<any>, call: LangChainCall, se
   if (decision === CANNOT_PAUSE) {
     return canPause(call.config) ? { text: batchedApprovalText(tool.name), isError: true } : runTool(tool, call.args, options);
   }
-  return runTool(tool, call.args, { ...options, approve: () => decision as ApprovalDecision });
+  if (!isApprovalDecision(decision)) return { text: unknownDecisionText(tool.name, decision), isError: true };
+  return runTool(tool, call.args, { ...options, approve: () => decision });
+}
+
+/** True for the answers an approval interrupt may be resumed with. */
+function isApprovalDecision(value: unknown): value is ApprovalDecision {
+  if (value === 'approve' || value === 'always' || value === 'deny') return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const { type, input } = value as { type?: unknown; input?: unknown };
+  return type === 'deny' || (type === 'edit' && typeof input === 'object' && input !== null);
+}
+
+/** The text the model reads when the host resumed an approval with something that is not a decision. */
+function unknownDecisionText(toolName: string, value: unknown): string {
+  return `${toolName} was not run: the approval was answered with ${JSON.stringify(value) ?? String(value)}, which is not a decision ('approve', 'always', 'deny', { type: 'deny', reason } or { type: 'edit', input }). Tell the user the approval could not be read and ask whether to try again.`;
 }
 
 /** The text the model reads when a call needing approval came in a batch that cannot pause for it. */
