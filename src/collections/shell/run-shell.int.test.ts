@@ -296,3 +296,16 @@ describe('run_shell: launcher', () => {
     expect(await fs.readFile(log, 'utf8')).toBe('launched: --flag bash -c exec 2>&1; echo via launcher\n');
   });
 });
+
+describe('run_shell: separate streams that overflow', () => {
+  it('cuts each stream in the middle, saves each whole, and stays within the budget', async () => {
+    const { run, workspace } = await shellHarness({ separateStreams: true, maxOutputCharacters: 4_000 });
+    const result = await run({ command: 'seq 1 3000; seq 5001 8000 >&2' });
+    expect(result.text.length).toBeLessThanOrEqual(4_000);
+    expect(result.text).toMatch(/Stdout:\n1\n2\n[\s\S]*The whole of stdout is saved in (\.toolbelt\/output\/shell-[\w-]+-stdout\.txt);[\s\S]*\n3000\nStderr:\n5001\n[\s\S]*The whole of stderr is saved in (\.toolbelt\/output\/shell-[\w-]+-stderr\.txt);[\s\S]*\n8000$/);
+    const data = result.data as { spillFile: string; stderrSpillFile: string };
+    const lines = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => `${from + index}\n`).join('');
+    expect(await fs.readFile(path.join(workspace.root, data.spillFile), 'utf8')).toBe(lines(1, 3000));
+    expect(await fs.readFile(path.join(workspace.root, data.stderrSpillFile), 'utf8')).toBe(lines(5001, 8000));
+  });
+});
