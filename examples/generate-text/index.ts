@@ -1,0 +1,33 @@
+/**
+ * A coding agent at the terminal: `npx tsx examples/generate-text/index.ts <folder> "<request>"`.
+ * Needs `OPENAI_API_KEY` (and optionally `OPENAI_MODEL`, or `OPENAI_BASE_URL` for any
+ * OpenAI-compatible server). Every write asks you first: [y]es, [a]lways, [n]o.
+ */
+import { createInterface } from 'node:readline/promises';
+import { createOpenAI } from '@ai-sdk/openai';
+import type { ApproveFunction } from 'agent-toolbelt';
+import { runCodingAgent } from './agent.js';
+
+const [folder = '.', ...words] = process.argv.slice(2);
+const prompt = words.join(' ') || 'Read the README and list three small improvements as tasks.';
+if (!process.env.OPENAI_API_KEY && !process.env.OPENAI_BASE_URL) {
+  console.error('Set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server), or try `npm run demo`, which runs offline.');
+  process.exit(1);
+}
+const openai = createOpenAI({ baseURL: process.env.OPENAI_BASE_URL });
+const modelId = process.env.OPENAI_MODEL ?? 'gpt-5.1-mini';
+const model = process.env.OPENAI_BASE_URL ? openai.chat(modelId) : openai(modelId);
+
+const terminal = createInterface({ input: process.stdin, output: process.stdout });
+const approve: ApproveFunction = async (request) => {
+  const answer = (await terminal.question(`\n${request.description}\nAllow? [y]es / [a]lways / [n]o (or type why not): `)).trim();
+  if (/^y(es)?$/i.test(answer)) return 'approve';
+  if (/^a(lways)?$/i.test(answer) && request.canAlwaysApprove) return 'always';
+  return { type: 'deny', reason: /^no?$/i.test(answer) ? undefined : answer };
+};
+
+try {
+  console.log(await runCodingAgent({ folder, prompt, model, approve }));
+} finally {
+  terminal.close();
+}
