@@ -105,8 +105,11 @@ describe('agent-toolbelt mcp over stdio', () => {
     expect(existsSync(path.join(root, 'denied.txt'))).toBe(false);
   });
 
-  it('runs without asking in --mode auto, within the --allow list', async () => {
-    const { client } = await start(['--mode', 'auto', '--allow', 'echo']);
+  it('runs without asking in --mode auto, within the --allow list, with background jobs on --background', async () => {
+    const { client } = await start(['--mode', 'auto', '--allow', 'echo', '--background']);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['job_output', 'job_stop', 'job_list']));
+    expect(Object.keys(tools.find((tool) => tool.name === 'run_shell')!.inputSchema.properties ?? {})).toContain('run_in_background');
     expect(text(await client.callTool({ name: 'run_shell', arguments: { command: 'echo hi' } }))).toContain('hi');
     const refused = await client.callTool({ name: 'run_shell', arguments: { command: 'touch nope.txt' } });
     expect(refused.isError).toBe(true);
