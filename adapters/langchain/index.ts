@@ -18,7 +18,7 @@ import { createSessionResolver, threadIdOf, type SessionOptions, type SessionRes
 import { ToolbeltStructuredTool } from './structured-tool.js';
 
 export { MIDDLEWARE_NAME } from './middleware.js';
-export { batchedApprovalText } from './run-call.js';
+export { batchedApprovalText, batchedQuestionText } from './run-call.js';
 export { ToolbeltStructuredTool } from './structured-tool.js';
 export { langchainVision } from './vision.js';
 export type { ApprovalInterrupt, ApprovalResume, InterruptedToolCall, QuestionInterrupt } from './interrupts.js';

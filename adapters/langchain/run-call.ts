@@ -32,8 +32,9 @@ export interface LangChainCall {
 /**
  * Runs one call through the core's `runTool`. A call that needs approval asks `onApproval`
  * when the host gave one, else pauses the graph with an approval interrupt; an
- * `ask_user_question` without a callback pauses with a question interrupt. Never throws but
- * for LangGraph's own interrupt.
+ * `ask_user_question` without a callback pauses with a question interrupt. A run that cannot
+ * pause (no graph, no checkpointer) gets the core's refusal; a call that shares its graph
+ * task with others is told to come back alone. Never throws but for LangGraph's own interrupt.
  */
 export async function runCall(tool: ToolDefinition<any>, call: LangChainCall, settings: CallSettings): Promise<RunToolResult> {
   const options = {
@@ -43,8 +44,6 @@ export async function runCall(tool: ToolDefinition<any>, call: LangChainCall, se
     mode: settings.mode,
     needsApproval: settings.needsApproval,
   };
-  if (settings.onApproval !== undefined) return runTool(tool, call.args, { ...options, approve: settings.onApproval });
-
   let prepared;
   try {
     prepared = await prepareToolCall(tool, call.args, options);
@@ -57,7 +56,9 @@ export async function runCall(tool: ToolDefinition<any>, call: LangChainCall, se
   // Asking the user is their say in the matter: a question needs no approval of its own.
   if (tool.answeredByClient !== undefined) {
     const answer = pauseForAnswer(call.config, call.toolCallId, { type: 'question', toolCall, questions: prepared.input.questions });
-    if (answer === CANNOT_PAUSE) return runTool(tool, call.args, options);
+    if (answer === CANNOT_PAUSE) {
+      return canPause(call.config) ? { text: batchedQuestionText(tool.name), isError: true } : runTool(tool, call.args, options);
+    }
     try {
       return normalizeOutput(await tool.answeredByClient.toResult(prepared.input, answer));
     } catch (error) {
@@ -65,6 +66,7 @@ export async function runCall(tool: ToolDefinition<any>, call: LangChainCall, se
     }
   }
   if (prepared.status === 'ready') return runTool(tool, call.args, options);
+  if (settings.onApproval !== undefined) return runTool(tool, call.args, { ...options, approve: settings.onApproval });
 
   const { kind, description, canAlwaysApprove } = prepared.request;
   const decision = pauseForAnswer(call.config, call.toolCallId, { type: 'approval', toolCall, kind, description, canAlwaysApprove });
@@ -86,6 +88,11 @@ function isApprovalDecision(value: unknown): value is ApprovalDecision {
 /** The text the model reads when the host resumed an approval with something that is not a decision. */
 function unknownDecisionText(toolName: string, value: unknown): string {
   return `${toolName} was not run: the approval was answered with ${JSON.stringify(value) ?? String(value)}, which is not a decision ('approve', 'always', 'deny', { type: 'deny', reason } or { type: 'edit', input }). Tell the user the approval could not be read and ask whether to try again.`;
+}
+
+/** The text the model reads when a question to the user came in a batch that cannot pause for it. */
+export function batchedQuestionText(toolName: string): string {
+  return `${toolName} can only ask the user when it is called on its own, not together with other tools in one step. Nothing was asked. Call ${toolName} again by itself.`;
 }
 
 /** The text the model reads when a call needing approval came in a batch that cannot pause for it. */
