@@ -118,12 +118,30 @@ export function spawnProcess(file: string, args: readonly string[], options: Spa
   return handle;
 }
 
+/** Signals that end Node.js when nobody handles them. */
+const FATAL_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Detached processes do not die with their parent, so they are killed when Node.js exits,
+ * and when it is about to die of a signal that the host does not handle itself (Ctrl-C in
+ * a CLI). A host that handles the signal keeps control: its own exit runs the exit hook.
+ */
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.once('exit', () => {
+  const killAll = () => {
     for (const handle of running) handle.stop('SIGKILL');
-  });
+  };
+  process.once('exit', killAll);
+  for (const signal of FATAL_SIGNALS) {
+    const onSignal = () => {
+      if (process.listenerCount(signal) > 1) return;
+      killAll();
+      process.off(signal, onSignal);
+      process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
 }
 
 /**

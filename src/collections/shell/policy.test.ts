@@ -22,10 +22,11 @@ describe('findCompoundSyntax', () => {
 });
 
 describe('commandApprovalKey', () => {
-  it('is the first word plus a second that is not an option', () => {
+  it('is the first two words', () => {
     expect(commandApprovalKey('git status --short')).toBe('git status');
     expect(commandApprovalKey('npm test')).toBe('npm test');
-    expect(commandApprovalKey('ls -la src')).toBe('ls');
+    expect(commandApprovalKey('  ls   -la src')).toBe('ls -la');
+    expect(commandApprovalKey('pwd')).toBe('pwd');
   });
 
   it('is undefined for compound commands and for commands that run other commands', () => {

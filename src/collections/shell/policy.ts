@@ -86,9 +86,10 @@ export function checkCommand(command: string, policy: CommandPolicy): string | u
 }
 
 /**
- * The key an "always" approval of `command` is remembered under: its first word, plus the
- * second when that is not an option (`git status`, `npm test`, `ls`). `undefined` for chained
- * or compound commands and for commands that run other commands (`bash -c`, `xargs`,
+ * The key an "always" approval of `command` is remembered under: its first two words
+ * (`git status`, `npm test`, `ls -la`), or its only word. "Always" for `npm run build` thus
+ * covers every `npm run …`. `undefined` for chained or compound commands, for leading
+ * variable assignments and for commands that run other commands (`bash -c`, `xargs`,
  * `sudo`), so "always" is never remembered for them.
  */
 export function commandApprovalKey(command: string): string | undefined {
@@ -97,8 +98,7 @@ export function commandApprovalKey(command: string): string | undefined {
   const first = words[0];
   if (first === undefined) return undefined;
   if (COMMAND_RUNNERS.has(first) || first.includes('=') || first.startsWith('(') || first.startsWith('{')) return undefined;
-  const second = words[1];
-  return second === undefined || second.startsWith('-') ? first : `${first} ${second}`;
+  return words.slice(0, 2).join(' ');
 }
 
 /** True when the command only changes directory, which has no effect on later calls. */

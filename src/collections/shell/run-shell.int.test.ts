@@ -266,12 +266,14 @@ describe('run_shell: approval', () => {
     expect((await runTool(tool, { command: 'git --version' }, { session, approve })).isError).toBe(false);
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ description: 'Run: git --version', canAlwaysApprove: true });
-    expect(session.approvals).toEqual(['run_shell:git']);
+    expect(session.approvals).toEqual(['run_shell:git --version']);
+    await runTool(tool, { command: 'git status' }, { session, approve });
+    expect(requests).toHaveLength(2);
 
     await runTool(tool, { command: 'echo a && echo b' }, { session, approve });
     await runTool(tool, { command: 'echo a && echo b' }, { session, approve });
-    expect(requests.slice(1).map((request) => request.canAlwaysApprove)).toEqual([false, false]);
-    expect(session.approvals).toEqual(['run_shell:git']);
+    expect(requests.slice(2).map((request) => request.canAlwaysApprove)).toEqual([false, false]);
+    expect(session.approvals).toEqual(['run_shell:git --version', 'run_shell:git status']);
   });
 
   it('is refused without an approver', async () => {
