@@ -35,8 +35,9 @@ Options:
   -h, --help            Show this help.
   -v, --version         Show the version.
 
-Example (Claude Desktop, Cursor, VS Code):
-  { "command": "npx", "args": ["-y", "agent-toolbelt", "mcp", "--root", "/path/to/project"] }
+Example (an MCP client's server entry; the MCP SDK is an optional peer of agent-toolbelt):
+  { "command": "npx", "args": ["-y", "-p", "agent-toolbelt", "-p", "@modelcontextprotocol/sdk",
+    "agent-toolbelt", "mcp", "--root", "/path/to/project"] }
 `;
 
 /** What a model is told when a call needs approval that the client cannot ask for. */
