@@ -3,7 +3,19 @@ import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { Command, MemorySaver } from '@langchain/langgraph';
 import { createAgent } from 'langchain';
-import { createAskUserTools, createDateTimeTools, createTaskListTools } from '../../src/index.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
+import {
+  createAskUserTools,
+  createDateTimeTools,
+  createFileTools,
+  createScratchTools,
+  createShellTools,
+  createTaskListTools,
+  Workspace,
+} from '../../src/index.js';
 import { toLangChain } from './index.js';
 
 const NOW = new Date('2026-09-24T12:30:00Z');
@@ -83,5 +95,36 @@ describe('toLangChain with the built-in collections', () => {
     expect(answer.status).toBe('success');
     expect(answer.content).toBe('The user answered:\n1. [Login] Which login method should the app use? → OAuth');
     expect(resumed.messages.at(-1)?.content).toBe('OAuth it is.');
+  });
+
+  it('gives every built-in tool a provider schema', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'toolbelt-lc-schemas-'));
+    try {
+      const workspace = new Workspace(root);
+      const belt = toLangChain(
+        [
+          createFileTools({ workspace }),
+          createShellTools({ workspace }),
+          createTaskListTools(),
+          createDateTimeTools(),
+          createAskUserTools(),
+          createScratchTools({ workspace }),
+        ],
+        { background: ['run_shell'] },
+      );
+      const specs = belt.tools.map((tool) => convertToOpenAITool(tool));
+      expect(specs.map((spec) => spec.function.name)).toEqual([
+        'list_directory', 'find_files', 'search_files', 'read_file', 'create_file', 'write_file', 'edit_file', 'move_file', 'delete_file',
+        'run_shell', 'task_add', 'task_update', 'task_remove', 'task_get',
+        'get_date_time_after', 'get_day_of_week', 'get_days_between', 'ask_user_question',
+        'note_write', 'note_read', 'note_list', 'log_append', 'log_read', 'job_output', 'job_stop', 'job_list',
+      ]);
+      for (const spec of specs) expect(spec.function.parameters).toMatchObject({ type: 'object' });
+      expect(specs.find((spec) => spec.function.name === 'run_shell')!.function.parameters).toMatchObject({
+        properties: { command: { type: 'string' }, run_in_background: { type: 'boolean' } },
+      });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
+import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { Command, END, type Interrupt, MemorySaver, MessagesAnnotation, Send, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { z } from 'zod';
@@ -153,6 +154,17 @@ describe('toLangChain tools invoked directly', () => {
     expect(byName('echo').schema).toBe(collection.tools[0]!.input);
     expect(byName('echo').description).toBe('Repeats the text.');
     expect(byName('echo').responseFormat).toBe('content_and_artifact');
+  });
+
+  it('converts to the JSON Schema a provider receives, with the field descriptions', () => {
+    expect(convertToOpenAITool(byName('echo'))).toMatchObject({
+      type: 'function',
+      function: {
+        name: 'echo',
+        description: 'Repeats the text.',
+        parameters: { type: 'object', properties: { text: { type: 'string', description: 'What to repeat' } }, required: ['text'] },
+      },
+    });
   });
 
   it('sends images as image content blocks after the text', async () => {
