@@ -170,6 +170,30 @@ describe('search_files on awkward files', () => {
     expect(result.text).toBe('3 matching lines in 1 file for `^line (1|50000|99999)$` (1 file searched in the workspace):\nlong.txt\n1: line 1\n50000: line 50000\n99999: line 99999');
   });
 
+  it('finds matches at the edges of the first read (64 KB) and in empty files', async () => {
+    kit = await makeReadKit();
+    const filler = (bytes: number): string => `${'x'.repeat(99)}\n`.repeat(Math.floor(bytes / 100)) + 'y'.repeat(bytes % 100);
+    await kit.put('a-exact.txt', filler(65_536 - 7) + 'needle\n'); // 65,536 bytes
+    await kit.put('b-over.txt', filler(65_537 - 7) + 'needle\n'); // one byte more
+    await kit.put('c-split.txt', 'x'.repeat(65_533) + 'needle\n'); // the match straddles the first read
+    await kit.put('d-empty.txt', '');
+    const result = await kit.run('search_files', { pattern: 'needle', mode: 'lines' });
+    expect(result.text).toBe(
+      [
+        '3 matching lines in 3 files for `needle` (4 files searched in the workspace):',
+        'a-exact.txt',
+        `656: ${'y'.repeat(29)}needle`,
+        '',
+        'b-over.txt',
+        `656: ${'y'.repeat(30)}needle`,
+        '',
+        'c-split.txt',
+        // The window keeps 500 characters, so a match near the end shows what comes before it.
+        `1: …${'x'.repeat(494)}needle [line of 65,539 characters cut around the match]`,
+      ].join('\n'),
+    );
+  });
+
   it('cuts a long matched line around the match', async () => {
     kit = await makeReadKit();
     await kit.put('min.js', `${'a'.repeat(5_000)}NEEDLE${'b'.repeat(5_000)}\n`);

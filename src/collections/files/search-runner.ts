@@ -74,6 +74,8 @@ type Loaded =
       readonly first: Buffer;
       /** True when the first read already reached the end of the file. */
       readonly complete: boolean;
+      /** Gives the first read's buffer back for the next file. */
+      readonly release: () => void;
     };
 
 /**
@@ -119,6 +121,8 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
     ? singleFile(request.target)
     : walkFiles(workspace, request.target, options.skippedFolders, report, signal);
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  // Buffers for first reads, reused: a fresh 64 KB per file would keep the garbage collector busy.
+  const spare: Buffer[] = [];
   let stoppedByLimit = false;
 
   const load = async (file: { absolute: string; fromStart: string; isLink: boolean }): Promise<Loaded> => {
@@ -131,14 +135,21 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
     }
     try {
       // Most files fit in the first read: open, read, close, with no stat on the way.
-      const first = Buffer.allocUnsafe(FIRST_READ_BYTES);
+      const first = spare.pop() ?? Buffer.allocUnsafe(FIRST_READ_BYTES);
+      let released = false;
+      const release = (): void => {
+        if (released) return;
+        released = true;
+        spare.push(first);
+      };
       const { bytesRead } = await handle.read(first, 0, first.length, 0);
       const complete = bytesRead < first.length;
       if (complete ? bytesRead > maxSearchFileBytes : (await handle.stat()).size > maxSearchFileBytes) {
+        release();
         await handle.close();
         return { type: 'too-large', path: shown };
       }
-      return { type: 'open', path: shown, handle, first: first.subarray(0, bytesRead), complete };
+      return { type: 'open', path: shown, handle, first: first.subarray(0, bytesRead), complete, release };
     } catch {
       await handle.close().catch(() => undefined);
       return { type: 'unreadable', path: shown };
@@ -181,7 +192,10 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
       const loaded = await entry.loaded;
       if (channel.failure !== undefined || committed >= limit) {
         stoppedByLimit = channel.failure === undefined;
-        if (loaded.type === 'open') await loaded.handle.close();
+        if (loaded.type === 'open') {
+          loaded.release();
+          await loaded.handle.close();
+        }
         break;
       }
       if (loaded.type === 'unreadable') skipped.unreadable.push(loaded.path);
@@ -250,48 +264,46 @@ async function searchFile(
     return verdict;
   };
   try {
+    let position = 0;
     const kind = describeNonText(loaded.first);
     if (kind !== undefined) return kind.startsWith('UTF-') ? 'not-utf8' : 'binary';
     let carry = '';
     let line = 1;
-    let position = 0;
     let chunk: Buffer = loaded.first;
     let complete = loaded.complete;
     for (;;) {
       if (chunk.includes(0)) return drop('binary');
       let text: string;
       try {
-        text = decoder.decode(chunk, { stream: true });
+        // The whole file in one read (the usual case) is decoded and sent in one piece.
+        text = complete ? decoder.decode(chunk) : decoder.decode(chunk, { stream: true });
       } catch {
         return drop('not-utf8');
       }
       if (position === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       position += chunk.length;
+      loaded.release();
       const combined = carry + text;
+      if (complete) {
+        channel.send(file, line, combined, wanted, true);
+        return 'text';
+      }
       const cut = combined.lastIndexOf('\n');
       if (cut === -1) carry = combined;
       else {
-        const complete = combined.slice(0, cut + 1);
+        const lines = combined.slice(0, cut + 1);
         carry = combined.slice(cut + 1);
-        channel.send(file, line, complete, wanted, false);
-        line += countLines(complete);
+        channel.send(file, line, lines, wanted, false);
+        line += countLines(lines);
         await channel.waitForRoom(MAX_IN_FLIGHT_CHARACTERS);
         if (channel.failure !== undefined) return 'stopped';
       }
-      if (complete) break;
       const { bytesRead } = await loaded.handle.read(buffer, 0, buffer.length, position);
       chunk = buffer.subarray(0, bytesRead);
       complete = bytesRead < buffer.length;
     }
-    let rest: string;
-    try {
-      rest = carry + decoder.decode();
-    } catch {
-      return drop('not-utf8');
-    }
-    channel.send(file, line, rest, wanted, true);
-    return 'text';
   } finally {
+    loaded.release();
     closing.push(loaded.handle.close().catch(() => undefined));
   }
 }
