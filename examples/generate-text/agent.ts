@@ -6,7 +6,7 @@ import { toAiSdk } from 'agent-toolbelt/ai-sdk';
 export interface CodingAgentOptions {
   readonly folder: string;
   readonly prompt: string;
-  readonly model: LanguageModel;
+  readonly model: Exclude<LanguageModel, string>;
   /** Asked before each call that needs approval (writing, deleting). */
   readonly approve: ApproveFunction;
   /** Where progress goes. @default console.log */
