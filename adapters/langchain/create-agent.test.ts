@@ -249,6 +249,28 @@ describe('toLangChain in createAgent', () => {
     });
   });
 
+  it('pauses for approval and keeps errors as ToolMessages even without the middleware', async () => {
+    const { collection, runs } = recordingCollection();
+    const belt = toLangChain([collection]);
+    const model = fakeModel()
+      .respondWithTools([
+        { name: 'boom', args: {}, id: 'call-boom' },
+        { name: 'write_note', args: { text: 'x' }, id: 'call-write' },
+      ])
+      .respond(new AIMessage('ok'));
+    const agent = createAgent({ model, tools: belt.tools, checkpointer: new MemorySaver() });
+
+    const paused = await agent.invoke({ messages: [new HumanMessage('go')] }, thread('bare'));
+    expect(paused.__interrupt__).toHaveLength(1);
+    const resumed = await agent.invoke(new Command({ resume: { [paused.__interrupt__![0]!.id!]: 'approve' } }), thread('bare'));
+
+    expect(runs).toEqual(['boom', 'write x']);
+    expect(toolMessages(resumed.messages).map((m) => [m.tool_call_id, m.status])).toEqual([
+      ['call-boom', 'error'],
+      ['call-write', 'success'],
+    ]);
+  });
+
   it('asks onApproval instead of interrupting when the host can wait', async () => {
     const asked: string[] = [];
     const model = fakeModel()
