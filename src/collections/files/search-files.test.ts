@@ -114,6 +114,21 @@ describe('search_files modes', () => {
     ]);
   });
 
+  it('says more may match when the limit cuts the lines of a single file', async () => {
+    await kit.put('many.txt', 'hit\n'.repeat(5));
+    const result = await kit.run('search_files', { pattern: 'hit', mode: 'lines', limit: 3, path: 'many.txt' });
+    expect(result.text).toBe(
+      [
+        '3 matching lines in 1 file for `hit` (1 file searched in `many.txt`):',
+        'many.txt',
+        '1: hit',
+        '2: hit',
+        '3: hit',
+        'Stopped at limit=3 lines; more may match. Narrow the search with path or include, or raise limit (at most 1000).',
+      ].join('\n'),
+    );
+  });
+
   it('refuses an invalid regular expression with the reason and a fix', async () => {
     const result = await kit.run('search_files', { pattern: 'load(' });
     expect(result).toMatchObject({

@@ -116,6 +116,7 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
   const deadline = setTimeout(() => channel.fail({ type: 'timeout', afterMs: searchTimeoutMs }), searchTimeoutMs);
   const onAbort = (): void => channel.fail({ type: 'cancelled' });
   signal.addEventListener('abort', onAbort);
+  if (signal.aborted) onAbort();
   const report: WalkReport = { unreadable: skipped.unreadable };
   const files = request.targetIsFile
     ? singleFile(request.target)
@@ -223,6 +224,8 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
     let left = limit;
     for (let index = 0; index < matches.length; index += 1) {
       const match = matches[index]!;
+      // The worker counts every matching line but returns only as many as were wanted.
+      if (match.count > match.lines.length) limitReached = true;
       if (left <= 0) {
         matches.length = index;
         limitReached = true;
