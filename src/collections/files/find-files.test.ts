@@ -35,6 +35,9 @@ describe('find_files', () => {
     expect((await kit.run('find_files', { pattern: 'lib/*.ts', path: 'src' })).text).toBe(
       'Found 1 file matching `lib/*.ts` in `src`, newest first:\nsrc/lib/b.test.ts',
     );
+    // A leading "./" or "/" means the folder searched.
+    expect((await kit.run('find_files', { pattern: '/src/*.ts' })).text).toBe('Found 1 file matching `/src/*.ts` in the workspace, newest first:\nsrc/a.test.ts');
+    expect((await kit.run('find_files', { pattern: './src/*.ts' })).text).toContain('\nsrc/a.test.ts');
   });
 
   it('shows at most 100 files and says how many more matched', async () => {

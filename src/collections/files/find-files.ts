@@ -34,7 +34,8 @@ export interface FoundFile {
  * @throws {ToolError} when the glob cannot be compiled.
  */
 export function compileGlob(pattern: string, field: string): (fromStart: string) => boolean {
-  const cleaned = pattern.startsWith('./') ? pattern.slice(2) : pattern;
+  // "./src/*.ts" and "/src/*.ts" mean the folder searched, as "src/*.ts" does.
+  const cleaned = pattern.replace(/^\.?\/+/, '');
   try {
     return picomatch(cleaned, { dot: true, basename: !cleaned.includes('/') });
   } catch (error) {
