@@ -46,7 +46,7 @@ async function runOffline(): Promise<void> {
 
 async function runLive(): Promise<void> {
   const folder = path.resolve(process.argv[2] ?? '.');
-  const openai = createOpenAI({ baseURL: process.env.OPENAI_BASE_URL });
+  const openai = createOpenAI({ baseURL: process.env.OPENAI_BASE_URL, apiKey: process.env.OPENAI_API_KEY ?? 'local' }); // a local server ignores the key
   const modelId = process.env.OPENAI_MODEL ?? 'gpt-5.1-mini';
   const model = process.env.OPENAI_BASE_URL ? openai.chat(modelId) : openai(modelId);
   const agent = createDemoAgent({ folder, model, approve: (request) => terminal.approve(request), print });

@@ -14,7 +14,7 @@ if (!process.env.OPENAI_API_KEY && !process.env.OPENAI_BASE_URL) {
   console.error('Set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server), or try `npm run demo`, which runs offline.');
   process.exit(1);
 }
-const openai = createOpenAI({ baseURL: process.env.OPENAI_BASE_URL });
+const openai = createOpenAI({ baseURL: process.env.OPENAI_BASE_URL, apiKey: process.env.OPENAI_API_KEY ?? 'local' }); // a local server ignores the key
 const modelId = process.env.OPENAI_MODEL ?? 'gpt-5.1-mini';
 const model = process.env.OPENAI_BASE_URL ? openai.chat(modelId) : openai(modelId);
 

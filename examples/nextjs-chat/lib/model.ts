@@ -9,7 +9,7 @@ import { scriptedChatModel } from './scripted-model';
  */
 export function chatModel(): Exclude<LanguageModel, string> {
   if (process.env.TOOLBELT_MODEL === 'scripted') return scriptedChatModel();
-  const openai = createOpenAI({ baseURL: process.env.OPENAI_BASE_URL });
+  const openai = createOpenAI({ baseURL: process.env.OPENAI_BASE_URL, apiKey: process.env.OPENAI_API_KEY ?? 'local' }); // a local server ignores the key
   const modelId = process.env.OPENAI_MODEL ?? 'gpt-5.1-mini';
   return process.env.OPENAI_BASE_URL ? openai.chat(modelId) : openai(modelId);
 }
