@@ -9,7 +9,7 @@ import { runTool } from '../../run-tool.js';
 import { createSession } from '../../session.js';
 import { createShellTools } from './index.js';
 import { findExecutable, probeBwrap } from './sandbox.js';
-import { runShellOf, temporaryWorkspace } from './test-support/harness.js';
+import { runShellOf, temporaryWorkspace, waitFor } from './test-support/harness.js';
 
 const bwrap = findExecutable('bwrap');
 const probe = bwrap === undefined ? undefined : probeBwrap(bwrap, os.tmpdir());
@@ -83,5 +83,15 @@ describe.skipIf(!usable)('run_shell under bubblewrap', () => {
     const slow = await run('echo start; sleep 31.4159', { timeout_seconds: 1 });
     expect(slow.data).toMatchObject({ status: 'timed-out', output: 'start' });
     expect(spawnSync('pgrep', ['-f', 'sleep 31.4159']).stdout.toString().trim()).toBe('');
+  });
+
+  it('ends leftover background processes with the command, even ones in their own session', async () => {
+    const { run } = await sandboxed();
+    const started = Date.now();
+    const result = await run('sleep 32.718 & setsid sleep 32.718 > /dev/null 2>&1 & echo left');
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(result.data).toMatchObject({ status: 'exited', exitCode: 0, output: 'left' });
+    expect(result.text).not.toContain('kept its output open');
+    expect(await waitFor(() => spawnSync('pgrep', ['-f', 'sleep 32.718']).stdout.toString().trim() === '')).toBe(true);
   });
 });
