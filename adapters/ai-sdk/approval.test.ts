@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { generateText, isStepCount, wrapLanguageModel, type ModelMessage } from 'ai';
+import { generateText, isStepCount, ToolLoopAgent, wrapLanguageModel, type ModelMessage } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
 import { createSession, denialText, type ApprovalRequest } from '../../src/index.js';
 import { createNoteCollection } from './test-support/note-tools.js';
@@ -78,6 +78,29 @@ describe('approval through the SDK flow', () => {
     const setup = await createNoteCollection();
     const { request } = await approveAndResume({ approved: true, toolApproval: true }, setup);
     expect(request.reason).toBe('Write note plan');
+    expect(await readFile(path.join(setup.dir, 'plan.txt'), 'utf8')).toBe('step one');
+  });
+
+  it('works in a ToolLoopAgent with instructions, middleware and toolApproval', async () => {
+    const setup = await createNoteCollection();
+    const belt = toAiSdk([setup.collection], { session: createSession() });
+    const { model, prompts } = scriptedModel([writeCall('c1'), { text: 'Finished.' }]);
+    const agent = new ToolLoopAgent({
+      model: wrapLanguageModel({ model, middleware: belt.middleware }),
+      instructions: belt.instructions,
+      tools: belt.tools,
+      toolApproval: belt.toolApproval,
+    });
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Write the plan.' }];
+
+    const first = await agent.generate({ messages });
+    const request = first.content.find((part) => part.type === 'tool-approval-request')!;
+    expect(request.reason).toBe('Write note plan');
+    expect(prompts[0]![0]).toEqual({ role: 'system', content: 'Keep notes short.' });
+    messages.push(...first.response.messages, { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }] });
+    const second = await agent.generate({ messages });
+
+    expect(second.text).toBe('Finished.');
     expect(await readFile(path.join(setup.dir, 'plan.txt'), 'utf8')).toBe('step one');
   });
 
