@@ -1,8 +1,21 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type ElicitRequestFormParams, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/index.js';
 
 type RequestedSchema = ElicitRequestFormParams['requestedSchema'];
+
+/** How long a form waits for the user before the call is treated as unanswered: 10 minutes. */
+export const DEFAULT_ELICITATION_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** Shows a form; a user who does not answer in time counts as having dismissed it. */
+async function elicit(server: Server, params: ElicitRequestFormParams, signal: AbortSignal, timeoutMs: number): Promise<ElicitResult> {
+  try {
+    return await server.elicitInput(params, { signal, timeout: timeoutMs });
+  } catch (error) {
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return { action: 'cancel' };
+    throw error;
+  }
+}
 
 /** True when the connected client declared that it can show forms (elicitation). */
 export function canElicit(server: Server): boolean {
@@ -13,13 +26,14 @@ export function canElicit(server: Server): boolean {
 }
 
 /**
- * Asks the user through the client whether a call may run. Declining or dismissing the
- * form is a denial; "always" is offered only when the call can be remembered.
+ * Asks the user through the client whether a call may run. Declining, dismissing or not
+ * answering the form in time is a denial; "always" is offered only when the call can be remembered.
  */
-export async function elicitApproval(server: Server, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+export async function elicitApproval(server: Server, request: ApprovalRequest, signal: AbortSignal, timeoutMs: number): Promise<ApprovalDecision> {
   const choices = request.canAlwaysApprove ? ['approve', 'always', 'deny'] : ['approve', 'deny'];
   const names = request.canAlwaysApprove ? ['Allow once', `Always allow ${request.toolName} calls like this`, 'Deny'] : ['Allow once', 'Deny'];
-  const result = await server.elicitInput(
+  const result = await elicit(
+    server,
     {
       mode: 'form',
       message: `The agent wants to run ${request.toolName}:\n${request.description}`,
@@ -32,7 +46,8 @@ export async function elicitApproval(server: Server, request: ApprovalRequest, s
         required: ['decision'],
       },
     },
-    { signal },
+    signal,
+    timeoutMs,
   );
   const decision = result.action === 'accept' ? result.content?.decision : undefined;
   const reason = typeof result.content?.reason === 'string' ? result.content.reason : undefined;
@@ -57,6 +72,7 @@ export async function elicitAnswers(
   server: Server,
   input: Record<string, unknown>,
   signal: AbortSignal,
+  timeoutMs: number,
 ): Promise<{ answers: Array<{ selected: string[] }> } | undefined> {
   const questions = input.questions as readonly Question[];
   const properties: RequestedSchema['properties'] = {};
@@ -67,13 +83,15 @@ export async function elicitAnswers(
       ? { type: 'array', title, description: question.question, items: { type: 'string', enum: labels } }
       : { type: 'string', title, description: question.question, enum: labels };
   });
-  const result = await server.elicitInput(
+  const result = await elicit(
+    server,
     {
       mode: 'form',
       message: questions.map((question) => question.question).join('\n'),
       requestedSchema: { type: 'object', properties, required: Object.keys(properties) },
     },
-    { signal },
+    signal,
+    timeoutMs,
   );
   if (result.action !== 'accept') return undefined;
   return {

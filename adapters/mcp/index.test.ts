@@ -52,7 +52,7 @@ afterEach(async () => {
   written.length = 0;
 });
 
-async function connect(options: McpServerOptions = {}, elicit?: (request: { params: any }) => ElicitResult) {
+async function connect(options: McpServerOptions = {}, elicit?: (request: { params: any }) => ElicitResult | Promise<ElicitResult>) {
   const server = createMcpServer([collection], { name: 'test-server', version: '1.2.3', ...options });
   const client = new Client({ name: 'test-client', version: '1.0.0' }, elicit ? { capabilities: { elicitation: {} } } : {});
   const elicited: any[] = [];
@@ -164,7 +164,22 @@ describe('createMcpServer', () => {
     });
   });
 
+  it('treats a form left unanswered past elicitationTimeoutMs as a denial, or a dismissed question', async () => {
+    const { client } = await connect({ elicitationTimeoutMs: 100 }, () => new Promise<ElicitResult>(() => {}));
+    expect(text(await client.callTool({ name: 'save', arguments: { text: 'late' } }))).toBe(denialText('save'));
+    const question = await client.callTool({
+      name: 'ask_user_question',
+      arguments: { questions: [{ question: 'Now?', header: 'When', options: [{ label: 'Yes' }, { label: 'No' }] }] },
+    });
+    expect(question).toEqual({
+      content: [{ type: 'text', text: 'The user dismissed the question or did not answer in time. Go on with your best judgement, or ask again in your reply.' }],
+      isError: true,
+    });
+    expect(written).toEqual([]);
+  });
+
   it('validates its options, naming the option', () => {
+    expect(() => createMcpServer([collection], { elicitationTimeoutMs: -1 })).toThrow('Expected the `elicitationTimeoutMs` option to be a positive integer, got `-1` (number).');
     expect(() => createMcpServer([collection], { mode: 'fast' as 'auto' })).toThrow("Expected the `mode` option to be one of 'ask', 'accept-edits', 'plan', 'auto', got `fast`.");
     expect(() => createMcpServer([collection], { name: '' })).toThrow('Expected the `name` option to be a non-empty string, got `` (string).');
     expect(() => createMcpServer([collection], { session: {} as never })).toThrow('Expected the `session` option to be a Session');

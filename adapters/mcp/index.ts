@@ -20,7 +20,7 @@ import {
   type ToolResult,
 } from '../../src/index.js';
 import { toolAnnotations } from './annotations.js';
-import { canElicit, elicitAnswers, elicitApproval } from './elicitation.js';
+import { canElicit, DEFAULT_ELICITATION_TIMEOUT_MS, elicitAnswers, elicitApproval } from './elicitation.js';
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -47,6 +47,12 @@ export interface McpServerOptions {
    * @default 'The user can allow such calls in the server configuration (an approval mode or a per-tool override), or use an MCP client that supports elicitation.'
    */
   readonly approvalHint?: string;
+  /**
+   * How long an elicitation form (an approval, a question) waits for the user. An approval
+   * left unanswered is a denial; a question left unanswered is reported as dismissed.
+   * @default 600_000 (10 minutes)
+   */
+  readonly elicitationTimeoutMs?: number;
 }
 
 const DEFAULT_APPROVAL_HINT =
@@ -67,6 +73,7 @@ const DEFAULT_APPROVAL_HINT =
 export function createMcpServer(collections: readonly ToolCollection[], options: McpServerOptions = {}): McpServer {
   validateOptions(options);
   const session = options.session ?? createSession();
+  const timeoutMs = options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;
   const served = options.background === undefined ? collections : withBackground(collections, { tools: options.background });
   const tools = collectTools(served);
   const instructions = collectInstructions(served);
@@ -101,13 +108,13 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
         }
         const prepared = await prepareToolCall(tool, input, base);
         if (prepared.status === 'done') return prepared.result;
-        const answer = await elicitAnswers(server.server, prepared.input, signal);
+        const answer = await elicitAnswers(server.server, prepared.input, signal, timeoutMs);
         if (answer === undefined) {
-          return { text: 'The user dismissed the question without answering. Go on with your best judgement, or ask again in your reply.', isError: true };
+          return { text: 'The user dismissed the question or did not answer in time. Go on with your best judgement, or ask again in your reply.', isError: true };
         }
         return normalizeOutput(await tool.answeredByClient.toResult(prepared.input, answer));
       }
-      const approve: ApproveFunction | undefined = elicit ? (request) => elicitApproval(server.server, request, signal) : options.onApproval;
+      const approve: ApproveFunction | undefined = elicit ? (request) => elicitApproval(server.server, request, signal, timeoutMs) : options.onApproval;
       if (approve === undefined) {
         const prepared = await prepareToolCall(tool, input, base);
         if (prepared.status === 'done') return prepared.result;
@@ -150,7 +157,12 @@ function validateOptions(options: McpServerOptions): void {
   if (options.onApproval !== undefined && typeof options.onApproval !== 'function') {
     throw new TypeError(`Expected the \`onApproval\` option to be a function, got \`${String(options.onApproval)}\` (${typeof options.onApproval}).`);
   }
+  const timeout = options.elicitationTimeoutMs;
+  if (timeout !== undefined && (!Number.isInteger(timeout) || timeout <= 0)) {
+    throw new TypeError(`Expected the \`elicitationTimeoutMs\` option to be a positive integer, got \`${String(timeout)}\` (${typeof timeout}).`);
+  }
   assertApprovalMode(options.mode);
 }
 
 export { toolAnnotations } from './annotations.js';
+export { DEFAULT_ELICITATION_TIMEOUT_MS } from './elicitation.js';
