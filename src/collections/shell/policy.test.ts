@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandApprovalKey, findCompoundSyntax, matchesPrefix, onlyChangesDirectory } from './policy.js';
+import { checkCommand, commandApprovalKey, findCompoundSyntax, matchesPrefix, onlyChangesDirectory } from './policy.js';
 
 describe('matchesPrefix', () => {
   it('matches whole words, ignoring case', () => {
@@ -43,5 +43,12 @@ describe('onlyChangesDirectory', () => {
     expect(onlyChangesDirectory('cd')).toBe(true);
     expect(onlyChangesDirectory('cd src && ls')).toBe(false);
     expect(onlyChangesDirectory('cdk deploy')).toBe(false);
+  });
+});
+
+describe('checkCommand', () => {
+  it('refuses an empty command and lets anything else through without an allowlist', () => {
+    expect(checkCommand('  ', {})).toBe('The command is empty. Pass the command to run, such as `git status`.');
+    expect(checkCommand('rm -rf build; make', {})).toBeUndefined();
   });
 });
