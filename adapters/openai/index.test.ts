@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createSession, defineTool, denialText, restoreSession, ToolError, type ApprovalRequest, type ToolCollection } from '../../src/index.js';
+import { createAskUserTools, createSession, defineTool, denialText, restoreSession, ToolError, type ApprovalRequest, type ToolCollection } from '../../src/index.js';
 import { toOpenAI, type ChatToolCall, type HandledToolCalls } from './index.js';
 
 const log: string[] = [];
@@ -230,6 +230,18 @@ describe('approval', () => {
     expect(done.messages).toEqual([{ type: 'function_call_output', call_id: 'q1', output: 'The user answered "Tabs?" with: Spaces' }]);
     const bad = await belt.resolvePending(handled, { q1: {} });
     expect(bad.messages).toEqual([{ type: 'function_call_output', call_id: 'q1', output: 'Error: The answer had no selection.' }]);
+  });
+});
+
+describe('the built-in ask_user_question', () => {
+  it('comes back pending and turns the client answer into its result', async () => {
+    const belt = toOpenAI([createAskUserTools()], { api: 'chat' });
+    const questions = [{ question: 'Which database?', header: 'Database', options: [{ label: 'Postgres', description: null }, { label: 'SQLite', description: null }], multi_select: null }];
+    const handled = await belt.handleToolCalls([call('q', 'ask_user_question', { questions })]);
+    expect(handled.pending).toEqual([{ type: 'client', callId: 'q', toolName: 'ask_user_question', input: expect.objectContaining({ questions: [expect.objectContaining({ question: 'Which database?' })] }) }]);
+    const done = await belt.resolvePending(handled, { q: { answers: [{ selected: ['SQLite'] }] } });
+    expect(done.outcomes[0].result).toMatchObject({ isError: false, text: expect.stringContaining('SQLite') });
+    expect(done.messages).toEqual([{ role: 'tool', tool_call_id: 'q', content: done.outcomes[0].result!.text }]);
   });
 });
 
