@@ -1,5 +1,16 @@
+import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from '../../workspace/workspace.js';
+
+/** Folders listed ahead of the walk, so the disk is kept busy: the order of results does not change. */
+const LIST_AHEAD = 16;
+
+interface Folder {
+  readonly absolute: string;
+  readonly fromStart: string;
+  /** The listing, once started; `undefined` inside when the folder could not be read. */
+  listing?: Promise<Dirent[] | undefined>;
+}
 
 /** A file met while walking a folder tree. */
 export interface WalkedFile {
@@ -32,19 +43,21 @@ export async function* walkFiles(
   signal?: AbortSignal,
 ): AsyncGenerator<WalkedFile> {
   const skippedNames = new Set(skipped);
-  const pending: { absolute: string; fromStart: string }[] = [{ absolute: start, fromStart: '' }];
+  const pending: Folder[] = [{ absolute: start, fromStart: '' }];
+  const list = (folder: Folder): Promise<Dirent[] | undefined> =>
+    (folder.listing ??= workspace.list(folder.absolute).catch(() => undefined));
   while (pending.length > 0) {
     if (signal?.aborted) return;
     const folder = pending.pop()!;
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await workspace.list(folder.absolute);
-    } catch {
+    // The next folders to visit are at the top of the stack: list them while this one is walked.
+    for (let index = pending.length - 1; index >= Math.max(0, pending.length - LIST_AHEAD); index -= 1) void list(pending[index]!);
+    const entries = await list(folder);
+    if (entries === undefined) {
       report.unreadable.push(workspace.display(folder.absolute));
       continue;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subfolders: { absolute: string; fromStart: string }[] = [];
+    const subfolders: Folder[] = [];
     for (const entry of entries) {
       const absolute = path.join(folder.absolute, entry.name);
       const fromStart = folder.fromStart === '' ? entry.name : `${folder.fromStart}/${entry.name}`;
