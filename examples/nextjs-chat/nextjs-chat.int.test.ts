@@ -143,4 +143,18 @@ describe.skipIf(!hasChromium)('the Next.js chat example in a real browser', () =
     expect(await task.getAttribute('data-status')).toBe('pending');
     await page.close();
   }, 120_000);
+
+  it('shows ask_user_question in the page and sends the clicked answer back to the model (addToolOutput)', async () => {
+    const page = await context!.newPage();
+    await ask(page, 'Ask me how to indent.');
+
+    await waitFor(page, page.getByTestId('option').filter({ hasText: 'Spaces' }));
+    expect(await page.getByTestId('questions').innerText()).toContain('Indent Tabs or spaces?');
+    await page.getByTestId('option').filter({ hasText: 'Spaces' }).click();
+
+    await waitFor(page, page.getByText(/^Your answer reached me\./));
+    const reply = await page.getByText(/^Your answer reached me\./).innerText();
+    expect(reply).toContain('Spaces');
+    await page.close();
+  }, 120_000);
 });

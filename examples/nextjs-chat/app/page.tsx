@@ -1,7 +1,12 @@
 'use client';
 
 import { useChat } from '@ai-sdk/react';
-import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai';
+import {
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  lastAssistantMessageIsCompleteWithToolCalls,
+  type UIMessage,
+} from 'ai';
 import { useEffect, useState, type FormEvent } from 'react';
 
 /** The reason that tells the server to remember an approval for the rest of the chat (APPROVE_ALWAYS_REASON). */
@@ -14,11 +19,14 @@ interface Task {
 }
 
 export default function Chat() {
-  const { id, messages, sendMessage, addToolApprovalResponse, status, error } = useChat({
+  const { id, messages, sendMessage, addToolApprovalResponse, addToolOutput, status, error } = useChat({
     transport: new DefaultChatTransport({ api: '/api/chat' }),
-    // After Approve/Deny, send the conversation back so the server runs (or skips) the call.
-    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    // After Approve/Deny, or an answer to a question, send the conversation back to the server.
+    sendAutomaticallyWhen: (options) =>
+      lastAssistantMessageIsCompleteWithApprovalResponses(options) || lastAssistantMessageIsCompleteWithToolCalls(options),
   });
+  const answerQuestion: AnswerQuestion = (toolCallId, answers) =>
+    void addToolOutput({ tool: 'ask_user_question', toolCallId, output: { answers } });
   const [input, setInput] = useState('');
   const [tasks, setTasks] = useState<Task[]>([]);
 
@@ -42,7 +50,7 @@ export default function Chat() {
         <h1 style={{ fontSize: 20 }}>agent-toolbelt chat</h1>
         <div data-testid="messages">
           {messages.map((message) => (
-            <Message key={message.id} message={message} onAnswer={addToolApprovalResponse} />
+            <Message key={message.id} message={message} onAnswer={addToolApprovalResponse} onQuestion={answerQuestion} />
           ))}
         </div>
         {error && <p style={{ color: 'crimson' }}>Error: {error.message}</p>}
@@ -77,14 +85,16 @@ export default function Chat() {
 }
 
 type Answer = (response: { id: string; approved: boolean; reason?: string }) => void | PromiseLike<void>;
+type AnswerQuestion = (toolCallId: string, answers: Array<{ selected: string[] }>) => void;
 
-function Message({ message, onAnswer }: { message: UIMessage; onAnswer: Answer }) {
+function Message({ message, onAnswer, onQuestion }: { message: UIMessage; onAnswer: Answer; onQuestion: AnswerQuestion }) {
   return (
     <div data-role={message.role} style={{ margin: '12px 0' }}>
       <strong>{message.role === 'user' ? 'You' : 'Agent'}</strong>
       {message.parts.map((part, index) => {
         if (part.type === 'text') return <p key={index}>{part.text}</p>;
         if (!part.type.startsWith('tool-')) return null;
+        if (part.type === 'tool-ask_user_question') return <Questions key={index} part={part as ToolPart} onQuestion={onQuestion} />;
         return <ToolCall key={index} name={part.type.slice('tool-'.length)} part={part as ToolPart} onAnswer={onAnswer} />;
       })}
     </div>
@@ -127,6 +137,45 @@ function ToolCall({ name, part, onAnswer }: { name: string; part: ToolPart; onAn
       )}
       {part.state === 'output-denied' && <p data-testid="tool-output">Denied.</p>}
       {part.state === 'output-error' && <p style={{ color: 'crimson' }}>{part.errorText}</p>}
+    </div>
+  );
+}
+
+interface QuestionInput {
+  questions: Array<{ question: string; header: string; options: Array<{ label: string; description?: string }> }>;
+}
+
+/** ask_user_question, answered here: one click per question (single choice, for brevity). */
+function Questions({ part, onQuestion }: { part: ToolPart; onQuestion: AnswerQuestion }) {
+  const [picked, setPicked] = useState<string[]>([]);
+  const questions = (part.input as QuestionInput | undefined)?.questions ?? [];
+  if (part.state !== 'input-available') {
+    return (
+      <div data-testid="questions" data-state={part.state} style={{ fontSize: 13, color: '#555' }}>
+        {part.state === 'output-available' ? 'Answered.' : 'Preparing a question…'}
+      </div>
+    );
+  }
+  const pick = (index: number, label: string) => {
+    const next = [...picked];
+    next[index] = label;
+    setPicked(next);
+    if (questions.every((_question, i) => next[i] !== undefined)) onQuestion(part.toolCallId, next.map((selected) => ({ selected: [selected] })));
+  };
+  return (
+    <div data-testid="questions" data-state={part.state} style={{ border: '1px solid #99c', borderRadius: 6, padding: 8, margin: '6px 0' }}>
+      {questions.map((question, index) => (
+        <div key={index}>
+          <p>
+            <strong>{question.header}</strong> {question.question}
+          </p>
+          {question.options.map((option) => (
+            <button key={option.label} data-testid="option" title={option.description} onClick={() => pick(index, option.label)}>
+              {option.label}
+            </button>
+          ))}
+        </div>
+      ))}
     </div>
   );
 }

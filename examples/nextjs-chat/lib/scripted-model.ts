@@ -39,6 +39,7 @@ export function scriptedChatModel(): MockLanguageModelV4 {
 function nextStep(prompt: Part[]): Step {
   const turn = currentTurn(prompt);
   const request = textOf(turn[0]);
+  if (/\bask me\b/i.test(request)) return askStep(turn);
   const file = /([\w.-]+\.(?:txt|md))/.exec(request)?.[1];
   if (file === undefined) return { text: 'I am a scripted model. Ask me to rewrite a file, for example: Rewrite notes.txt' };
 
@@ -58,6 +59,18 @@ function nextStep(prompt: Part[]): Step {
   if (written.type === 'error-text') return { text: `${file} was not written. ${written.value}` };
   if (!results.has('task_update')) return { toolName: 'task_update', input: { updates: [{ id: '1', status: 'completed' }] } };
   return { text: `Rewrote ${file} and ticked the task off.` };
+}
+
+/** "Ask me …": one multiple-choice question, answered in the page, then the answer repeated. */
+function askStep(turn: Part[]): Step {
+  for (const message of turn) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-result' && part.toolName === 'ask_user_question') return { text: `Your answer reached me. ${part.output.value}` };
+    }
+  }
+  const options = [{ label: 'Tabs' }, { label: 'Spaces', description: 'Two per level' }];
+  return { toolName: 'ask_user_question', input: { questions: [{ question: 'Tabs or spaces?', header: 'Indent', options }] } };
 }
 
 /** The messages since the user's last request, without the context message appended last. */

@@ -1,21 +1,24 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createFileTools, createSession, createTaskListTools, restoreSession, Workspace, type Session, type ToolCollection } from 'agent-toolbelt';
+import { createAskUserTools, createFileTools, createSession, createTaskListTools, restoreSession, Workspace, type Session, type ToolCollection } from 'agent-toolbelt';
 
 /** The folder the agent works in: `TOOLBELT_WORKSPACE`, else the folder the server was started in. */
 export function workspaceRoot(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.TOOLBELT_WORKSPACE ?? process.cwd());
 }
 
-let cached: { workspace: Workspace; files: ReturnType<typeof createFileTools>; tasks: ReturnType<typeof createTaskListTools> } | undefined;
+let cached:
+  | { workspace: Workspace; files: ReturnType<typeof createFileTools>; tasks: ReturnType<typeof createTaskListTools>; askUser: ReturnType<typeof createAskUserTools> }
+  | undefined;
 
 /** The collections, made once per server process (they hold no conversation state). */
 export function toolbelt() {
   if (cached === undefined) {
     const workspace = new Workspace(workspaceRoot());
-    cached = { workspace, files: createFileTools({ workspace }), tasks: createTaskListTools() };
+    // No `ask` callback: ask_user_question is answered by the page (addToolOutput).
+    cached = { workspace, files: createFileTools({ workspace }), tasks: createTaskListTools(), askUser: createAskUserTools() };
   }
-  return { ...cached, collections: [cached.files, cached.tasks] as ToolCollection[] };
+  return { ...cached, collections: [cached.files, cached.tasks, cached.askUser] as ToolCollection[] };
 }
 
 const CHAT_ID = /^[A-Za-z0-9_-]{1,100}$/;
