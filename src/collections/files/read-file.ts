@@ -60,7 +60,8 @@ export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefin
           recordRead(context.session, file.absolute, stats, true);
           return { text: `\`${shown}\` is empty (0 bytes).`, data: { path: shown, startLine: 1, endLine: 0, totalLines: 0 } satisfies ReadFileData };
         }
-        page = await readPage(handle, { startLine, endLine, maxCharacters: maxReadCharacters, maxLineLength });
+        // The path appears in the header and in a closing note: leave room for it.
+        page = await readPage(handle, { startLine, endLine, maxCharacters: maxReadCharacters - 2 * shown.length, maxLineLength });
       } finally {
         await handle.close();
       }
