@@ -233,6 +233,20 @@ describe('approval', () => {
   });
 });
 
+describe('cancellation', () => {
+  it('passes the signal to running tools, which stop and report it', async () => {
+    const wait = defineTool({
+      name: 'wait', description: 'Waits.', kind: 'read', input: z.object({}),
+      execute: (_input, { signal }) => new Promise((resolve) => signal.addEventListener('abort', () => resolve({ text: 'Stopped early.', isError: true }))),
+    });
+    const belt = toOpenAI([{ name: 'wait', tools: [wait] }], { api: 'chat' });
+    const controller = new AbortController();
+    const running = belt.handleToolCalls([call('w', 'wait', {})], { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    expect((await running).messages).toEqual([{ role: 'tool', tool_call_id: 'w', content: 'Error: Stopped early.' }]);
+  });
+});
+
 describe('the built-in ask_user_question', () => {
   it('comes back pending and turns the client answer into its result', async () => {
     const belt = toOpenAI([createAskUserTools()], { api: 'chat' });
