@@ -71,31 +71,51 @@ export interface AiSdkToolbelt {
  */
 export function toAiSdk(collections: readonly ToolCollection[], options: AiSdkOptions): AiSdkToolbelt {
   const settings = validateOptions(collections, options);
-  const background = options.background;
-  if (background !== undefined) {
-    collections = withBackground(collections, Array.isArray(background) ? { tools: background } : (background as BackgroundOptions));
-  }
-  const definitions = collectTools(collections);
+  const all = withBackgroundTools(collections, options.background);
+  const definitions = collectTools(all);
   const tools: Record<string, Tool<any, any>> = {};
   for (const [name, tool] of definitions) tools[name] = toAiSdkTool(tool, settings);
   return {
     tools,
-    middleware: createContextMiddleware(collections, settings.session, new Set(definitions.keys())),
-    instructions: collectInstructions(collections),
+    middleware: createContextMiddleware(all, settings.session, new Set(definitions.keys())),
+    instructions: collectInstructions(all),
     toolApproval: createToolApproval(definitions, settings),
   };
+}
+
+function withBackgroundTools(collections: readonly ToolCollection[], background: AiSdkOptions['background']): readonly ToolCollection[] {
+  if (background === undefined) return collections;
+  if (Array.isArray(background)) return withBackground(collections, { tools: background });
+  if (typeof background !== 'object' || background === null) {
+    throw new TypeError(
+      `Expected the \`background\` option to be a list of tool names such as ['run_shell'] or withBackground() options, got \`${String(background)}\` (${typeof background}).`,
+    );
+  }
+  return withBackground(collections, background as BackgroundOptions);
 }
 
 function validateOptions(collections: readonly ToolCollection[], options: AiSdkOptions): AiSdkOptions {
   if (!Array.isArray(collections)) {
     throw new TypeError(`Expected \`toAiSdk\` to get an array of tool collections, got \`${String(collections)}\` (${typeof collections}).`);
   }
-  if (typeof options !== 'object' || options === null || !(options.session instanceof Session)) {
+  if (typeof options !== 'object' || options === null || !isSession(options.session)) {
     throw new TypeError('Expected the `session` option to be a Session from `createSession()` or `restoreSession()`.');
   }
   if (options.onApproval !== undefined && typeof options.onApproval !== 'function') {
     throw new TypeError(`Expected the \`onApproval\` option to be a function, got \`${String(options.onApproval)}\` (${typeof options.onApproval}).`);
   }
   assertApprovalMode(options.mode);
+  for (const [name, rule] of Object.entries(options.needsApproval ?? {})) {
+    if (typeof rule !== 'boolean' && typeof rule !== 'function') {
+      throw new TypeError(`Expected \`needsApproval.${name}\` to be true, false or a function of the input, got \`${String(rule)}\` (${typeof rule}).`);
+    }
+  }
   return options;
+}
+
+/** A Session, also one from a second copy of this package (a bundler may load two). */
+function isSession(value: unknown): value is Session {
+  if (value instanceof Session) return true;
+  const candidate = value as Partial<Session> | null;
+  return typeof candidate === 'object' && candidate !== null && typeof candidate.state === 'function' && typeof candidate.isApproved === 'function' && typeof candidate.toJSON === 'function';
 }

@@ -106,6 +106,13 @@ describe('toAiSdk tools in a tool loop', () => {
     expect(() => toAiSdk([collection], { session: createSession(), onApproval: 'yes' as never })).toThrow(
       'Expected the `onApproval` option to be a function, got `yes` (string).',
     );
+    expect(() => toAiSdk([collection], { session: createSession(), needsApproval: { write_note: 'yes' as never } })).toThrow(
+      'Expected `needsApproval.write_note` to be true, false or a function of the input, got `yes` (string).',
+    );
+    expect(() => toAiSdk([collection], { session: createSession(), background: 'run_shell' as never })).toThrow(
+      "Expected the `background` option to be a list of tool names such as ['run_shell'] or withBackground() options, got `run_shell` (string).",
+    );
+    expect(() => toAiSdk([collection], { session: createSession(), background: ['read_note'] })).toThrow(/read_note/);
     expect(() => toAiSdk([collection, collection], { session: createSession() })).toThrow(/Two tools are named `read_note`/);
   });
 
