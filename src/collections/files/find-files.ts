@@ -5,7 +5,7 @@ import { ToolError } from '../../errors/tool-error.js';
 import { defineTool, type ToolDefinition } from '../../tool.js';
 import { FIND_FILES_DESCRIPTION, FIND_PATTERN_FIELD, fillDescription, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { formatCount } from './text.js';
+import { capReply, formatCount } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
 
 /** Modification times are looked up for this many files at a time. */
@@ -99,7 +99,7 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
         files.length < total
           ? [`… ${formatCount(total - files.length)} more matched and are not shown. Narrow the pattern or give a path.`]
           : [];
-      return { text: [header, ...lines, ...footer, ...notes].join('\n'), data: { files, total } };
+      return { text: capReply([header, ...lines, ...footer, ...notes].join('\n'), maxReadCharacters), data: { files, total } };
     },
   });
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../tool.js';
 import { fillDescription, LIST_DIRECTORY_DESCRIPTION, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { formatCount } from './text.js';
+import { capReply, formatCount } from './text.js';
 
 /** Characters kept free at the end of a listing for the note on what was left out. */
 const FOOTER_RESERVE = 200;
@@ -66,7 +66,7 @@ export function createListDirectoryTool(options: ResolvedReadToolsOptions): Tool
           `… ${formatCount(omitted)} more ${omitted === 1 ? 'entry' : 'entries'} not shown (the reply limit is ${formatCount(maxReadCharacters)} characters). Use find_files with a pattern to narrow the list.`,
         );
       }
-      return { text: lines.join('\n'), data: { path: folder.relative, entries, omitted } };
+      return { text: capReply(lines.join('\n'), maxReadCharacters), data: { path: folder.relative, entries, omitted } };
     },
   });
 }

@@ -5,7 +5,7 @@ import { compileGlob } from './find-files.js';
 import { fillDescription, PATH_FIELD, SEARCH_FIELDS, SEARCH_FILES_DESCRIPTION } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { runSearch, type SearchOutcome } from './search-runner.js';
-import { formatBytes, formatCount, formatSeconds } from './text.js';
+import { capReply, formatBytes, formatCount, formatSeconds } from './text.js';
 
 /** Most results a model may ask for in one call. */
 export const MAX_SEARCH_LIMIT = 1_000;
@@ -106,7 +106,8 @@ export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDe
         );
       }
       const where = target.relative === '.' ? 'the workspace' : `\`${target.relative}\``;
-      return { text: formatReply(outcome, { mode, limit, pattern: input.pattern, where, maxReadCharacters, maxSearchFileBytes, input }), data: outcome.data };
+      const text = formatReply(outcome, { mode, limit, pattern: input.pattern, where, maxReadCharacters, maxSearchFileBytes, input });
+      return { text: capReply(text, maxReadCharacters), data: outcome.data };
     },
   });
 }

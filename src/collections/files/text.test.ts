@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countUtf8Characters, cutLine, describeNonText, formatBytes, formatSeconds, splitLines } from './text.js';
+import { capReply, countUtf8Characters, cutLine, describeNonText, formatBytes, formatSeconds, splitLines } from './text.js';
 
 describe('describeNonText', () => {
   it('names common binary formats by their first bytes', () => {
@@ -40,6 +40,13 @@ describe('small helpers', () => {
   it('splits lines on LF and drops the CR of CRLF', () => {
     expect(splitLines('a\r\nb\nc\r')).toEqual(['a', 'b', 'c']);
     expect(splitLines('')).toEqual(['']);
+  });
+
+  it('caps a reply at a line break, saying so', () => {
+    expect(capReply('short', 100)).toBe('short');
+    const capped = capReply(`${'a'.repeat(60)}\n${'b'.repeat(60)}`, 100);
+    expect(capped).toBe(`${'a'.repeat(60)}\n… [reply cut at the read limit]`);
+    expect(capped.length).toBeLessThanOrEqual(100);
   });
 
   it('counts UTF-8 characters, not bytes', () => {

@@ -91,6 +91,18 @@ export function cutLine(line: string, maxLength: number, extraCharacters = 0): s
   return line.slice(0, end) + cutMarker(line.length - end + extraCharacters);
 }
 
+/**
+ * A last guard on a reply's length: the tools plan their replies to fit, but notes naming
+ * very long paths could still push one over. Cuts at a line break when it can.
+ */
+export function capReply(text: string, maxCharacters: number): string {
+  if (text.length <= maxCharacters) return text;
+  const marker = '\n… [reply cut at the read limit]';
+  const room = maxCharacters - marker.length;
+  const lineBreak = text.lastIndexOf('\n', room);
+  return text.slice(0, lineBreak > room / 2 ? lineBreak : room) + marker;
+}
+
 /** Splits text into lines on `\n`, dropping a `\r` before it, so CRLF files read like LF files. */
 export function splitLines(text: string): string[] {
   const lines = text.split('\n');
