@@ -51,7 +51,8 @@ describe('ai v6 compatibility', () => {
   it('asks through needsApproval, runs on approval and words a denial', async () => {
     for (const approved of [true, false]) {
       const setup = await createNoteCollection();
-      const belt = toAiSdkV6([setup.collection], { session: createSession() });
+      const session = createSession();
+      const belt = toAiSdkV6([setup.collection], { session });
       const { model, prompts } = scriptedModel([writeCall, { text: 'Finished.' }], MockLanguageModelV3 as never);
       const settings = { model: wrapLanguageModel({ model, middleware: belt.middleware }), tools: belt.tools, stopWhen: stepCountIs(5) };
       const messages: ModelMessage[] = [{ role: 'user', content: 'Write it.' }];
@@ -68,6 +69,7 @@ describe('ai v6 compatibility', () => {
       if (approved) {
         expect(await readFile(path.join(setup.dir, 'plan.txt'), 'utf8')).toBe('v6');
         expect(toolResultsIn(prompts[1]!)).toEqual({ c1: { type: 'text', value: 'Wrote plan.' } });
+        expect(session.approvals).toEqual(['write_note']);
       } else {
         await expect(readFile(path.join(setup.dir, 'plan.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
         expect(toolResultsIn(prompts[1]!)).toEqual({ c1: { type: 'error-text', value: denialText('write_note', 'no') } });
