@@ -5,7 +5,7 @@ import { ToolError } from '../../errors/tool-error.js';
 import { defineTool, type ToolDefinition } from '../../tool.js';
 import { FIND_FILES_DESCRIPTION, FIND_PATTERN_FIELD, fillDescription, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { capReply, formatCount } from './text.js';
+import { capReply, formatCount, orRoot } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
 
 /** Modification times are looked up for this many files at a time. */
@@ -55,7 +55,7 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
     kind: 'search',
     input: findFilesInput,
     async execute(input, context) {
-      const start = await workspace.resolveDirectory(input.path ?? '.');
+      const start = await workspace.resolveDirectory(orRoot(input.path));
       const matches = compileGlob(input.pattern, 'pattern');
       const report: WalkReport = { unreadable: [] };
       const found: { absolute: string; isLink: boolean }[] = [];

@@ -38,6 +38,8 @@ describe('list_directory', () => {
     await fs.mkdir(path.join(kit.root, 'empty'));
     expect((await kit.run('list_directory', { path: 'src' })).text).toBe('Entries of `src/` (0 folders, 1 file):\nindex.ts (11 bytes)');
     expect((await kit.run('list_directory', { path: 'empty' })).text).toBe('`empty/` is empty.');
+    // A blank path, as some models send for "the root", lists the root.
+    expect((await kit.run('list_directory', { path: '' })).text).toBe('Entries of the workspace root (2 folders, 0 files):\nempty/\nsrc/');
   });
 
   it('cuts a long listing at the read limit and says how many entries were left out', async () => {

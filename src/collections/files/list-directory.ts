@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../tool.js';
 import { fillDescription, LIST_DIRECTORY_DESCRIPTION, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { capReply, formatCount } from './text.js';
+import { capReply, formatCount, orRoot } from './text.js';
 
 /** Characters kept free at the end of a listing for the note on what was left out. */
 const FOOTER_RESERVE = 200;
@@ -35,7 +35,7 @@ export function createListDirectoryTool(options: ResolvedReadToolsOptions): Tool
     kind: 'read',
     input: listDirectoryInput,
     async execute(input) {
-      const folder = await workspace.resolveDirectory(input.path ?? '.');
+      const folder = await workspace.resolveDirectory(orRoot(input.path));
       const dirents = await workspace.list(folder.absolute);
       dirents.sort(compareEntries);
       const shownName = folder.relative === '.' ? 'the workspace root' : `\`${folder.relative}/\``;

@@ -5,7 +5,7 @@ import { compileGlob } from './find-files.js';
 import { fillDescription, PATH_FIELD, SEARCH_FIELDS, SEARCH_FILES_DESCRIPTION } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { runSearch, type SearchOutcome } from './search-runner.js';
-import { capReply, formatBytes, formatCount, formatSeconds } from './text.js';
+import { capReply, formatBytes, formatCount, formatSeconds, orRoot } from './text.js';
 
 /** Most results a model may ask for in one call. */
 export const MAX_SEARCH_LIMIT = 1_000;
@@ -80,7 +80,7 @@ export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDe
       const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
       const compiled = compilePattern(input.pattern, input.ignore_case ?? false);
       const include = input.include === undefined ? undefined : compileGlob(input.include, 'include');
-      const target = await workspace.resolve(input.path ?? '.');
+      const target = await workspace.resolve(orRoot(input.path));
       const targetStats = target.exists ? await workspace.statOrUndefined(target.absolute) : undefined;
       if (targetStats === undefined) {
         throw new ToolError(`\`${target.relative}\` does not exist. Check the path with list_directory or find_files.`);

@@ -103,6 +103,11 @@ export function capReply(text: string, maxCharacters: number): string {
   return text.slice(0, lineBreak > room / 2 ? lineBreak : room) + marker;
 }
 
+/** An optional folder path as given, or `.` (the workspace root) when it was left out or blank. */
+export function orRoot(path: string | undefined): string {
+  return path === undefined || path.trim() === '' ? '.' : path;
+}
+
 /** Splits text into lines on `\n`, dropping a `\r` before it, so CRLF files read like LF files. */
 export function splitLines(text: string): string[] {
   const lines = text.split('\n');
