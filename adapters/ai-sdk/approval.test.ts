@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generateText, isStepCount, ToolLoopAgent, wrapLanguageModel, type ModelMessage } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
-import { createSession, denialText, type ApprovalRequest } from '../../src/index.js';
+import { createSession, denialText, noApproverText, type ApprovalRequest } from '../../src/index.js';
 import { createNoteCollection } from './test-support/note-tools.js';
 import { scriptedModel, toolResultsIn } from './test-support/scripted-model.js';
 import { APPROVE_ALWAYS_REASON, toAiSdk } from './index.js';
@@ -102,6 +102,17 @@ describe('approval through the SDK flow', () => {
 
     expect(second.text).toBe('Finished.');
     expect(await readFile(path.join(setup.dir, 'plan.txt'), 'utf8')).toBe('step one');
+  });
+
+  it('refuses a call that needs approval when the host’s own toolApproval skipped the question', async () => {
+    const setup = await createNoteCollection();
+    const belt = toAiSdk([setup.collection], { session: createSession() });
+    const { model, prompts } = scriptedModel([writeCall('c1'), { text: 'OK.' }]);
+
+    await generateText({ model, tools: belt.tools, toolApproval: { write_note: 'not-applicable' }, prompt: 'Write it.', stopWhen: isStepCount(5) });
+
+    await expect(readFile(path.join(setup.dir, 'plan.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
+    expect(toolResultsIn(prompts[1]!)).toEqual({ c1: { type: 'error-text', value: noApproverText('write_note') } });
   });
 
   it('never asks about a call the policy refuses', async () => {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   errorResult,
   formatInputError,
+  noApproverText,
   normalizeOutput,
   prepareToolCall,
   rememberApproval,
@@ -54,12 +55,15 @@ export function toAiSdkTool(tool: ToolDefinition<any>, settings: ApprovalSetting
     execute: async (input: unknown, options: ToolExecutionOptions<any>) => {
       const base = { ...settings, toolCallId: options.toolCallId };
       try {
-        // The SDK runs a call that needs approval only once a person (or the host's own
-        // `toolApproval`) approved it, so the core must not ask again.
+        // A call that needs approval runs only with the person's approval, which the SDK puts in
+        // the messages it resumes with; anything else (a host `toolApproval` that skipped the
+        // question) is refused, so the core never has to ask again.
         const prepared = await prepareToolCall(tool, input, base);
         const approved = prepared.status === 'needs-approval';
-        if (approved && findApprovalResponse(options.messages, options.toolCallId)?.reason === APPROVE_ALWAYS_REASON) {
-          rememberApproval(settings.session, tool, prepared.input);
+        if (approved) {
+          const response = findApprovalResponse(options.messages, options.toolCallId);
+          if (response?.approved !== true) return toOutput({ text: noApproverText(tool.name), isError: true });
+          if (response.reason === APPROVE_ALWAYS_REASON) rememberApproval(settings.session, tool, prepared.input);
         }
         return toOutput(await runTool(tool, input, { ...base, signal: options.abortSignal, approved }));
       } catch (error) {
