@@ -50,7 +50,7 @@ export default function Chat() {
         <h1 style={{ fontSize: 20 }}>agent-toolbelt chat</h1>
         <div data-testid="messages">
           {messages.map((message) => (
-            <Message key={message.id} message={message} onAnswer={addToolApprovalResponse} onQuestion={answerQuestion} />
+            <Message key={message.id} message={message} busy={status !== 'ready'} onAnswer={addToolApprovalResponse} onQuestion={answerQuestion} />
           ))}
         </div>
         {error && <p style={{ color: 'crimson' }}>Error: {error.message}</p>}
@@ -87,15 +87,20 @@ export default function Chat() {
 type Answer = (response: { id: string; approved: boolean; reason?: string }) => void | PromiseLike<void>;
 type AnswerQuestion = (toolCallId: string, answers: Array<{ selected: string[] }>) => void;
 
-function Message({ message, onAnswer, onQuestion }: { message: UIMessage; onAnswer: Answer; onQuestion: AnswerQuestion }) {
+/**
+ * `busy`: the response is still streaming. Answers wait for its end, which comes after the
+ * server saved the session, so the next request always finds the state this one left.
+ */
+function Message(props: { message: UIMessage; busy: boolean; onAnswer: Answer; onQuestion: AnswerQuestion }) {
+  const { message, busy, onAnswer, onQuestion } = props;
   return (
     <div data-role={message.role} style={{ margin: '12px 0' }}>
       <strong>{message.role === 'user' ? 'You' : 'Agent'}</strong>
       {message.parts.map((part, index) => {
         if (part.type === 'text') return <p key={index}>{part.text}</p>;
         if (!part.type.startsWith('tool-')) return null;
-        if (part.type === 'tool-ask_user_question') return <Questions key={index} part={part as ToolPart} onQuestion={onQuestion} />;
-        return <ToolCall key={index} name={part.type.slice('tool-'.length)} part={part as ToolPart} onAnswer={onAnswer} />;
+        if (part.type === 'tool-ask_user_question') return <Questions key={index} part={part as ToolPart} busy={busy} onQuestion={onQuestion} />;
+        return <ToolCall key={index} name={part.type.slice('tool-'.length)} part={part as ToolPart} busy={busy} onAnswer={onAnswer} />;
       })}
     </div>
   );
@@ -110,7 +115,7 @@ interface ToolPart {
   approval?: { id: string; approved?: boolean; requestReason?: string; reason?: string };
 }
 
-function ToolCall({ name, part, onAnswer }: { name: string; part: ToolPart; onAnswer: Answer }) {
+function ToolCall({ name, part, busy, onAnswer }: { name: string; part: ToolPart; busy: boolean; onAnswer: Answer }) {
   const box = { border: '1px solid #ddd', borderRadius: 6, padding: 8, margin: '6px 0', fontSize: 13 };
   return (
     <div data-testid="tool-call" data-tool={name} data-state={part.state} style={box}>
@@ -119,13 +124,13 @@ function ToolCall({ name, part, onAnswer }: { name: string; part: ToolPart; onAn
       {part.state === 'approval-requested' && part.approval && (
         <div>
           <p>Allow this? {part.approval.requestReason}</p>
-          <button data-testid="approve" onClick={() => onAnswer({ id: part.approval!.id, approved: true })}>
+          <button data-testid="approve" disabled={busy} onClick={() => onAnswer({ id: part.approval!.id, approved: true })}>
             Approve
           </button>{' '}
-          <button data-testid="always" onClick={() => onAnswer({ id: part.approval!.id, approved: true, reason: ALWAYS })}>
+          <button data-testid="always" disabled={busy} onClick={() => onAnswer({ id: part.approval!.id, approved: true, reason: ALWAYS })}>
             Always allow
           </button>{' '}
-          <button data-testid="deny" onClick={() => onAnswer({ id: part.approval!.id, approved: false, reason: 'Denied in the chat.' })}>
+          <button data-testid="deny" disabled={busy} onClick={() => onAnswer({ id: part.approval!.id, approved: false, reason: 'Denied in the chat.' })}>
             Deny
           </button>
         </div>
@@ -146,7 +151,7 @@ interface QuestionInput {
 }
 
 /** ask_user_question, answered here: one click per question (single choice, for brevity). */
-function Questions({ part, onQuestion }: { part: ToolPart; onQuestion: AnswerQuestion }) {
+function Questions({ part, busy, onQuestion }: { part: ToolPart; busy: boolean; onQuestion: AnswerQuestion }) {
   const [picked, setPicked] = useState<string[]>([]);
   const questions = (part.input as QuestionInput | undefined)?.questions ?? [];
   if (part.state !== 'input-available') {
@@ -170,7 +175,7 @@ function Questions({ part, onQuestion }: { part: ToolPart; onQuestion: AnswerQue
             <strong>{question.header}</strong> {question.question}
           </p>
           {question.options.map((option) => (
-            <button key={option.label} data-testid="option" title={option.description} onClick={() => pick(index, option.label)}>
+            <button key={option.label} data-testid="option" disabled={busy} title={option.description} onClick={() => pick(index, option.label)}>
               {option.label}
             </button>
           ))}
