@@ -33,7 +33,7 @@ async function handleChat(
   let messages: UIMessage[] = [];
   const stream = result.toUIMessageStream({
     originalMessages: request.messages,
-    onFinish: async (event) => {
+    onEnd: async (event) => {
       messages = event.messages;
       await writeFile(file, JSON.stringify(session));
     },

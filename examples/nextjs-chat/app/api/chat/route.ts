@@ -26,7 +26,7 @@ export async function POST(request: Request): Promise<Response> {
   });
   return result.toUIMessageStreamResponse({
     originalMessages: messages,
-    onFinish: async () => {
+    onEnd: async () => {
       await saveSession(id, session);
     },
   });
