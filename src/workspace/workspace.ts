@@ -249,6 +249,16 @@ export class Workspace {
     await fs.mkdir(absolute, { recursive: true });
   }
 
+  /** The target a symbolic link holds, as written (not resolved). */
+  readLink(absolute: string): Promise<string> {
+    return fs.readlink(absolute);
+  }
+
+  /** Creates a symbolic link at `absolute` holding `target` (undo puts deleted links back). */
+  createSymlink(target: string, absolute: string): Promise<void> {
+    return fs.symlink(target, absolute);
+  }
+
   /** Removes a file or a link (never what a link points to). */
   remove(absolute: string): Promise<void> {
     return fs.unlink(absolute);

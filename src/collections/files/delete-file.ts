@@ -1,4 +1,3 @@
-import { readlink } from 'node:fs/promises';
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
@@ -36,7 +35,7 @@ export function createDeleteFileTool(context: WriteToolsContext) {
         }
         if (stats.isSymbolicLink()) {
           // No copy is needed: the link's target, kept in the undo record, is all there is to it.
-          const target = await readlink(resolved.absolute);
+          const target = await workspace.readLink(resolved.absolute);
           await workspace.remove(resolved.absolute);
           if (context.keepBackups) recordChange(session, workspace, { type: 'delete-link', path: shown, target });
           return { text: `Deleted the symbolic link \`${shown}\` (its target \`${target}\` was not touched).`, data: { path: shown, link: target } };

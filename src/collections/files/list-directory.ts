@@ -1,5 +1,4 @@
 import type { Dirent } from 'node:fs';
-import { readlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../tool.js';
@@ -105,7 +104,7 @@ async function describeEntry(
   const absolute = path.join(folder, dirent.name);
   if (dirent.isDirectory()) return { name: dirent.name, type: 'folder' };
   if (dirent.isSymbolicLink()) {
-    const target = await readlink(absolute).catch(() => '?');
+    const target = await workspace.readLink(absolute).catch(() => '?');
     return { name: dirent.name, type: 'link', target };
   }
   if (dirent.isFile()) {

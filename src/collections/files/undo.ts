@@ -1,4 +1,3 @@
-import { readlink, symlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Session } from '../../session.js';
 import { errorCode, type Workspace } from '../../workspace/workspace.js';
@@ -87,7 +86,7 @@ export function beginUndoUnit(session: Session, workspace: Workspace): void {
 export async function fingerprint(workspace: Workspace, absolute: string): Promise<string | undefined> {
   const stats = await workspace.lstatOrUndefined(absolute);
   if (stats === undefined) return undefined;
-  if (stats.isSymbolicLink()) return `link:${await readLinkTarget(absolute)}`;
+  if (stats.isSymbolicLink()) return `link:${await readLinkTarget(workspace, absolute)}`;
   if (stats.isDirectory()) return 'folder';
   if (!stats.isFile()) return `other:${stats.ino}`;
   return `file:${contentHash(await workspace.readFile(absolute))}`;
@@ -175,8 +174,8 @@ async function undoChange(session: Session, workspace: Workspace, change: UndoCh
         }
         await workspace.makeDirectory(path.dirname(absolute));
         if (change.type === 'delete-link') {
-          // The Workspace has no link-making call; a link is put back exactly as it was.
-          await symlink(change.target, absolute);
+          // A link is put back exactly as it was, target text and all.
+          await workspace.createSymlink(change.target, absolute);
         } else {
           const before = await readBackup(workspace, change.backup);
           if (before === undefined) return { path: change.path, reason: BACKUP_GONE };
@@ -192,9 +191,9 @@ function changePath(change: UndoChange): string {
   return change.type === 'move' ? change.from : change.path;
 }
 
-async function readLinkTarget(absolute: string): Promise<string> {
+async function readLinkTarget(workspace: Workspace, absolute: string): Promise<string> {
   try {
-    return await readlink(absolute);
+    return await workspace.readLink(absolute);
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return '';
     throw error;
