@@ -78,8 +78,7 @@ export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefin
       if (page.lines.length === 0) throw new ToolError(unreadableLineMessage(shown, page.end, startLine));
 
       const lastShown = startLine + page.lines.length - 1;
-      const whole = startLine === 1 && !page.more;
-      recordRead(context.session, file.absolute, stats, whole);
+      recordRead(context.session, file.absolute, stats, { from: startLine, to: lastShown, reachedEnd: page.end.type === 'end-of-file' });
 
       const range = `${lastShown === startLine ? `line ${startLine}` : `lines ${startLine}-${lastShown}`}${page.totalLines === undefined ? '' : ` of ${page.totalLines}`}`;
       let header: string;

@@ -35,11 +35,32 @@ describe('write_file', () => {
     await kit.read('a.txt', { start_line: 1, end_line: 2 });
     const partial = await kit.run('write_file', { path: 'a.txt', content: 'x' });
     expect(partial.text).toBe(
-      'You have read only part of `a.txt`, so write_file will not overwrite it. Read it whole with one read_file call without start_line and end_line, or change the part you read with edit_file (a file too long for one read_file reply can only be changed with edit_file).',
+      'You have read only part of `a.txt`, so write_file will not overwrite it. Read the rest first (continue with read_file start_line=3; pages of an unchanged file add up to a whole read), or change the part you read with edit_file.',
     );
     expect(await kit.text('a.txt')).toBe('one\ntwo\nthree\n');
     await kit.read('a.txt');
     expect((await kit.run('write_file', { path: 'a.txt', content: 'x\n' })).isError).toBe(false);
+  });
+
+  it('counts pages of an unchanged file read one after another as a whole read', async () => {
+    await kit.put('a.txt', 'one\ntwo\nthree\nfour\n');
+    await kit.read('a.txt', { start_line: 3 });
+    await kit.read('a.txt', { start_line: 1, end_line: 1 });
+    const gap = await kit.run('write_file', { path: 'a.txt', content: 'x\n' });
+    expect(gap.text).toContain('continue with read_file start_line=2;');
+    await kit.read('a.txt', { start_line: 2, end_line: 2 });
+    expect((await kit.run('write_file', { path: 'a.txt', content: 'x\n' })).isError).toBe(false);
+    expect(await kit.text('a.txt')).toBe('x\n');
+  });
+
+  it('forgets the pages read before the file changed', async () => {
+    await kit.put('a.txt', 'one\ntwo\n');
+    await kit.read('a.txt', { start_line: 1, end_line: 1 });
+    await kit.put('a.txt', 'uno\ndos\ntres\n');
+    await kit.read('a.txt', { start_line: 2 });
+    const result = await kit.run('write_file', { path: 'a.txt', content: 'x\n' });
+    expect(result.text).toContain('You have read only part of `a.txt`');
+    expect(await kit.text('a.txt')).toBe('uno\ndos\ntres\n');
   });
 
   it('refuses a file that changed since it was read', async () => {

@@ -6,7 +6,7 @@ import { withPathLock } from '../../workspace/path-lock.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { saveBackup } from './backups.js';
 import type { NumberedLines } from './edit-text.js';
-import { changedSince, readSnapshot } from './read-state.js';
+import { changedSince, firstUnreadLine, readSnapshot } from './read-state.js';
 import { cutLine } from './text.js';
 
 /** Computing the diff a reply carries as `data.diff` stops after this long (a huge rewrite); the change itself is not affected. */
@@ -56,7 +56,7 @@ export function requireFreshRead(
   }
   if (need.whole && !snapshot.whole) {
     throw new ToolError(
-      `You have read only part of \`${shown}\`, so write_file will not overwrite it. Read it whole with one read_file call without start_line and end_line, or change the part you read with edit_file (a file too long for one read_file reply can only be changed with edit_file).`,
+      `You have read only part of \`${shown}\`, so write_file will not overwrite it. Read the rest first (continue with read_file start_line=${firstUnreadLine(snapshot)}; pages of an unchanged file add up to a whole read), or change the part you read with edit_file.`,
     );
   }
 }
