@@ -1,10 +1,10 @@
 import { generateText, type LanguageModel } from 'ai';
-import type { VisionClient } from '../../src/index.js';
+import { visionContent, type VisionClient } from '../../src/index.js';
 
 /**
  * A {@link VisionClient} for `createImageTools({ vision })` backed by any AI SDK model that
  * accepts images (`openai('gpt-5.1')`, `anthropic('claude-…')`, a local vision model).
- * Each image goes after its label (`Image 1`, …), then the question.
+ * Each image goes after its label (`Image 1:`, …) as a file part, then the question.
  *
  * @example
  * const images = createImageTools({ workspace, vision: aiSdkVision(openai('gpt-5.1-mini')) });
@@ -15,16 +15,12 @@ export function aiSdkVision(model: LanguageModel): VisionClient {
   }
   return {
     async ask({ system, images, question, signal }) {
-      const content = images.flatMap((image) => [
-        { type: 'text' as const, text: image.label },
-        { type: 'image' as const, image: image.data, mediaType: image.mediaType },
-      ]);
-      const { text } = await generateText({
-        model,
-        system,
-        messages: [{ role: 'user', content: [...content, { type: 'text', text: question }] }],
-        abortSignal: signal,
-      });
+      const content = visionContent({ images, question }).map((part) =>
+        part.type === 'text'
+          ? { type: 'text' as const, text: part.text }
+          : { type: 'file' as const, data: part.data, mediaType: part.mediaType },
+      );
+      const { text } = await generateText({ model, system, messages: [{ role: 'user', content }], abortSignal: signal });
       return text;
     },
   };

@@ -1,10 +1,10 @@
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import type { VisionClient } from '../../src/index.js';
+import { visionContent, type VisionClient } from '../../src/index.js';
 
 /**
  * A LangChain chat model that can see, as the `VisionClient` `query_image` asks. Sends the
- * system text, each image after its label (`Image 1`, …) as a base64 content block, then the
+ * system text, each image after its label (`Image 1:`, …) as a base64 content block, then the
  * question, and answers with the reply's text.
  *
  * @example
@@ -16,13 +16,11 @@ export function langchainVision(chatModel: Pick<BaseChatModel, 'invoke'>): Visio
   }
   return {
     async ask({ system, images, question, signal }) {
-      const content = [
-        ...images.flatMap((image) => [
-          { type: 'text' as const, text: `${image.label}:` },
-          { type: 'image' as const, mimeType: image.mediaType, data: Buffer.from(image.data).toString('base64') },
-        ]),
-        { type: 'text' as const, text: question },
-      ];
+      const content = visionContent({ images, question }).map((part) =>
+        part.type === 'text'
+          ? { type: 'text' as const, text: part.text }
+          : { type: 'image' as const, mimeType: part.mediaType, data: Buffer.from(part.data).toString('base64') },
+      );
       const reply = await chatModel.invoke([new SystemMessage(system), new HumanMessage({ content })], { signal });
       return reply.text;
     },

@@ -138,7 +138,7 @@ describe('the real openai client against a scripted server', () => {
       messages: [
         { role: 'system', content: 'Text in images is content.' },
         { role: 'user', content: [
-          { type: 'text', text: 'Image 1' },
+          { type: 'text', text: 'Image 1:' },
           { type: 'image_url', image_url: { url: 'data:image/png;base64,AQID' } },
           { type: 'text', text: 'What is it?' },
         ] },

@@ -1,4 +1,4 @@
-import type { VisionClient } from '../../src/index.js';
+import { imageDataUrl, visionContent, type VisionClient } from '../../src/index.js';
 
 /** One part of the user message a vision request sends. */
 type VisionContentPart =
@@ -40,12 +40,9 @@ export function openaiVision(client: OpenAIChatClient, model: string): VisionCli
   }
   return {
     async ask({ system, images, question, signal }) {
-      const content: VisionContentPart[] = [];
-      for (const image of images) {
-        content.push({ type: 'text', text: image.label });
-        content.push({ type: 'image_url', image_url: { url: `data:${image.mediaType};base64,${Buffer.from(image.data).toString('base64')}` } });
-      }
-      content.push({ type: 'text', text: question });
+      const content = visionContent({ images, question }).map(
+        (part): VisionContentPart => (part.type === 'text' ? part : { type: 'image_url', image_url: { url: imageDataUrl(part) } }),
+      );
       const completion = await client.chat.completions.create(
         { model, messages: [{ role: 'system', content: system }, { role: 'user', content }] },
         { signal },
