@@ -3,10 +3,9 @@
  * Needs `OPENAI_API_KEY` (and optionally `OPENAI_MODEL`, or `OPENAI_BASE_URL` for any
  * OpenAI-compatible server). Every write asks you first: [y]es, [a]lways, [n]o.
  */
-import { createInterface } from 'node:readline/promises';
 import { createOpenAI } from '@ai-sdk/openai';
-import type { ApproveFunction } from 'agent-toolbelt';
 import { runCodingAgent } from './agent.js';
+import { terminalApprover } from '../shared/terminal-approval.js';
 
 const [folder = '.', ...words] = process.argv.slice(2);
 const prompt = words.join(' ') || 'Read the README and list three small improvements as tasks.';
@@ -18,16 +17,10 @@ const openai = createOpenAI({ baseURL: process.env.OPENAI_BASE_URL, apiKey: proc
 const modelId = process.env.OPENAI_MODEL ?? 'gpt-5.1-mini';
 const model = process.env.OPENAI_BASE_URL ? openai.chat(modelId) : openai(modelId);
 
-const terminal = createInterface({ input: process.stdin, output: process.stdout });
-const approve: ApproveFunction = async (request) => {
-  const answer = (await terminal.question(`\n${request.description}\nAllow? [y]es / [a]lways / [n]o (or type why not): `)).trim();
-  if (/^y(es)?$/i.test(answer)) return 'approve';
-  if (/^a(lways)?$/i.test(answer) && request.canAlwaysApprove) return 'always';
-  return { type: 'deny', reason: /^no?$/i.test(answer) ? undefined : answer };
-};
+const terminal = terminalApprover();
 
 try {
-  console.log(await runCodingAgent({ folder, prompt, model, approve }));
+  console.log(await runCodingAgent({ folder, prompt, model, approve: terminal.approve }));
 } finally {
   terminal.close();
 }

@@ -8,15 +8,15 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { ToolMessage } from '@langchain/core/messages';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { initChatModel } from 'langchain';
 // In your project: from 'agent-toolbelt' and 'agent-toolbelt/langchain'.
 import { createFileTools, Workspace } from '../../src/index.js';
-import { toLangChain, type ApprovalResume } from '../../adapters/langchain/index.js';
+import { toLangChain } from '../../adapters/langchain/index.js';
 import { buildGraph, runTurn } from './graph.js';
 import { scriptedModel } from './scripted-model.js';
+import { terminalApprover } from '../shared/terminal-approval.js';
 
 const [folderArgument, ...words] = process.argv.slice(2);
 const folder = folderArgument ?? (await demoFolder());
@@ -28,20 +28,11 @@ const model: BaseChatModel = process.env.OPENAI_API_KEY
 const belt = toLangChain([createFileTools({ workspace: new Workspace(folder) })]);
 const graph = buildGraph(model, belt);
 
-// Reading lines through the iterator keeps answers typed (or piped) before the question.
-const terminal = createInterface({ input: process.stdin });
-const lines = terminal[Symbol.asyncIterator]();
+const terminal = terminalApprover();
 
 try {
   console.log(`Working in ${folder}\n> ${request}`);
-  const messages = await runTurn(graph, request, 'terminal', async (pending): Promise<ApprovalResume> => {
-    process.stdout.write(`\n${pending.description}\nAllow? [y]es / [a]lways / [n]o (or type why not): `);
-    const answer = String((await lines.next()).value ?? '').trim();
-    console.log(answer);
-    if (/^y(es)?$/i.test(answer)) return 'approve';
-    if (/^a(lways)?$/i.test(answer) && pending.canAlwaysApprove) return 'always';
-    return { type: 'deny', reason: /^no?$/i.test(answer) || answer === '' ? undefined : answer };
-  });
+  const messages = await runTurn(graph, request, 'terminal', terminal.approve);
   for (const message of messages) {
     if (ToolMessage.isInstance(message)) console.log(`• ${message.name} (${message.status}): ${String(message.content).split('\n', 1)[0]}`);
   }

@@ -4,10 +4,9 @@
  * Responses API and `OPENAI_MODEL` picks the model (default `gpt-4.1-mini`). Every write asks
  * first: [y]es / [a]lways / [n]o, or type why not.
  */
-import { createInterface } from 'node:readline';
 import OpenAI from 'openai';
-import type { ApprovalDecision } from '../../src/index.js';
 import { runResponses } from './agent.js';
+import { terminalApprover } from '../shared/terminal-approval.js';
 
 const [folder, ...words] = process.argv.slice(2);
 if (!folder || !process.env.OPENAI_API_KEY) {
@@ -16,8 +15,7 @@ if (!folder || !process.env.OPENAI_API_KEY) {
 }
 // The client reads OPENAI_API_KEY and OPENAI_BASE_URL itself.
 const client = new OpenAI();
-const terminal = createInterface({ input: process.stdin });
-const lines = terminal[Symbol.asyncIterator]();
+const terminal = terminalApprover();
 
 try {
   const request = words.join(' ') || 'Add a usage section to the README.';
@@ -28,14 +26,7 @@ try {
     folder,
     request,
     onEvent: (line) => console.log(line),
-    onApproval: async (pending): Promise<ApprovalDecision> => {
-      process.stdout.write(`\n${pending.description}\nAllow? [y]es / [a]lways / [n]o (or type why not): `);
-      const reply = String((await lines.next()).value ?? '').trim();
-      console.log(reply);
-      if (/^y(es)?$/i.test(reply)) return 'approve';
-      if (/^a(lways)?$/i.test(reply) && pending.canAlwaysApprove) return 'always';
-      return { type: 'deny', reason: /^no?$/i.test(reply) || reply === '' ? undefined : reply };
-    },
+    onApproval: terminal.approve,
   });
   console.log(`\n${answer}`);
 } finally {
