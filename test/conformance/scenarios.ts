@@ -29,10 +29,11 @@ export interface Scenario {
   /** Why a driver cannot run this scenario; `undefined` when it can. */
   readonly skip?: (driver: Driver) => string | undefined;
   /**
-   * A gap the suite found and the owner has not closed yet: the scenario's last assertion is
-   * expected to fail until it is; the test fails once it passes, so it can become a plain scenario.
+   * A gap the suite found in a driver's adapter and the owner has not closed yet, or
+   * `undefined`: the scenario is expected to fail an assertion there until it is; the test
+   * fails once it passes, so it can become a plain scenario.
    */
-  readonly knownGap?: string;
+  readonly knownGap?: (driver: Driver) => string | undefined;
   readonly run: (driver: Driver) => Promise<void>;
 }
 
@@ -233,7 +234,7 @@ export const scenarios: readonly Scenario[] = [
   {
     name: 'a jail-breaking path never asks: write_file to ../outside.txt is refused before anyone is asked',
     aboutApproval: true,
-    knownGap:
+    knownGap: () =>
       'The file tools check the path inside `execute`, after approval, because they have no `checkPolicy`; so the person is asked to approve "Overwrite ../outside.txt …", a call that is then refused anyway. run_shell checks its working_directory in `checkPolicy` and never asks.',
     async run(driver) {
       const project = await createProject();
@@ -247,6 +248,47 @@ export const scenarios: readonly Scenario[] = [
       });
 
       expect(person.asked).toEqual([]);
+    },
+  },
+  {
+    name: 'one batch, in the order given: a read_file after an approved edit_file in the same turn sees the edit',
+    aboutApproval: true,
+    knownGap: (driver) => {
+      if (driver.framework === 'ai-sdk' && driver.approvals === 'callback') {
+        return 'generateText runs the calls of one step concurrently, so the read placed after the edit runs while the edit waits for onApproval, and the model reads the old text. A host can pass `toolCallConcurrency: 1` (ai v7), which makes this scenario pass.';
+      }
+      if (driver.framework === 'ai-sdk' || driver.framework === 'langchain') {
+        return 'The framework runs the other calls of the step while the edit waits for its approval (and runs them concurrently), so the read placed after the edit reads the old text.';
+      }
+      if (driver.framework === 'openai' && driver.approvals === 'native') {
+        return '`handleToolCalls` runs the read placed after the edit at once and leaves the edit pending for `resolvePending`, so the model reads the old text.';
+      }
+      return undefined;
+    },
+    async run(driver) {
+      const project = await createProject();
+      const person = personAnswering('approve');
+      const edit = { tool: 'edit_file', input: { path: 'notes.txt', old_string: 'alpha', new_string: 'omega' } };
+
+      const seen = await driver.run({
+        collections: [project.files],
+        session: createSession(),
+        approver: person.approver,
+        needsApproval: { edit_file: true },
+        turns: [[readNotes, edit, readNotes]],
+      });
+
+      expect(await project.read('notes.txt')).toBe('omega\nbeta\n');
+      expect(seen.results.find((result) => result.tool === 'edit_file')).toEqual({
+        tool: 'edit_file',
+        text: 'Edited `notes.txt`: 1 replacement. The changed lines now read:\n1: omega',
+        isError: false,
+      });
+      const reads = seen.results.filter((result) => result.tool === 'read_file');
+      expect(reads).toEqual([
+        { tool: 'read_file', text: NOTES, isError: false },
+        { tool: 'read_file', text: 'notes.txt: lines 1-2 of 2 (end of file).\n1: omega\n2: beta', isError: false },
+      ]);
     },
   },
   {

@@ -8,6 +8,7 @@ import type { Driver, DriverRun, ModelView, SeenResult } from '../driver.js';
 export function aiSdkDriver(approvals: Driver['approvals']): Driver {
   return {
     name: `AI SDK (${approvals === 'callback' ? 'onApproval' : 'tool-approval-request parts and toolApproval'})`,
+    framework: 'ai-sdk',
     approvals,
     hasPrompt: true,
     validatesArgumentsFirst: false,

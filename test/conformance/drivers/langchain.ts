@@ -11,6 +11,7 @@ let threads = 0;
 export function langChainDriver(approvals: Driver['approvals']): Driver {
   return {
     name: `LangChain (${approvals === 'callback' ? 'onApproval' : 'interrupts'})`,
+    framework: 'langchain',
     approvals,
     hasPrompt: true,
     validatesArgumentsFirst: false,

@@ -17,6 +17,7 @@ const FORM_MESSAGE = /^The agent wants to run ([^:]+):\n([\s\S]*)$/;
 export function mcpDriver(approvals: Driver['approvals']): Driver {
   return {
     name: `MCP (${approvals === 'callback' ? 'onApproval' : 'elicitation'})`,
+    framework: 'mcp',
     approvals,
     hasPrompt: false,
     validatesArgumentsFirst: true,

@@ -14,6 +14,7 @@ const ERROR_PREFIX = 'Error: ';
 export function openAiDriver(approvals: Driver['approvals']): Driver {
   return {
     name: `OpenAI (${approvals === 'callback' ? 'onApproval' : 'pending calls'})`,
+    framework: 'openai',
     approvals,
     hasPrompt: true,
     validatesArgumentsFirst: false,
