@@ -6,7 +6,7 @@ import { errorCode } from '../../workspace/workspace.js';
 import { recordWrite } from './read-state.js';
 import { recordChange } from './undo.js';
 import { CREATE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
-import { contentHash, plural, refusePrivate, withPathLocks, type WriteToolsContext } from './write-guards.js';
+import { contentHash, plural, refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
 
 const createFileInput = z.object({
   path: z.string().describe(WRITE_FIELDS.path),
@@ -22,6 +22,7 @@ export function createCreateFileTool(context: WriteToolsContext) {
     kind: 'edit',
     input: createFileInput,
     describeCall: (input) => `Create ${input.path} (${describeSize(input.content)})`,
+    checkPolicy: writePolicy(workspace, (input: z.output<typeof createFileInput>) => [{ path: input.path, followFinalLink: false }]),
     execute: async (input, { session }) => {
       // The path itself, not what a link there points to: any entry at the path means "exists".
       const resolved = await workspace.resolve(input.path, { followFinalLink: false });

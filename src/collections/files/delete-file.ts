@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
-import { backupBeforeChange, refusePrivate, withPathLocks, type WriteToolsContext } from './write-guards.js';
+import { backupBeforeChange, refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
 import { forgetRead } from './read-state.js';
 import { recordChange } from './undo.js';
 import { DELETE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
@@ -20,6 +20,7 @@ export function createDeleteFileTool(context: WriteToolsContext) {
     input: deleteFileInput,
     needsApproval: true,
     describeCall: (input) => `Delete ${input.path}`,
+    checkPolicy: writePolicy(workspace, (input: { path: string }) => [{ path: input.path, followFinalLink: false }]),
     execute: async (input, { session }) => {
       const resolved = await workspace.resolve(input.path, { followFinalLink: false });
       const shown = resolved.relative;

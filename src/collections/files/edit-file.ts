@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { createTwoFilesPatch, diffLines } from 'diff';
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
@@ -18,6 +19,7 @@ import {
   refusePrivate,
   requireFreshRead,
   withPathLocks,
+  writePolicy,
   type WriteToolsContext,
 } from './write-guards.js';
 
@@ -41,6 +43,9 @@ export function createEditFileTool(context: WriteToolsContext) {
     description: EDIT_FILE_DESCRIPTION,
     kind: 'edit',
     input: editFileInput,
+    checkPolicy: writePolicy(workspace, (input: z.output<typeof editFileInput>) => [
+      { path: input.path, followFinalLink: true, checkFile: refuseOversize, needsRead: { toolName: 'edit_file', whole: false } },
+    ]),
     describeCall: (input) => `Edit ${input.path}${input.replace_all ? ' (every occurrence)' : ''}:\n${snippetDiff(input.old_string, input.new_string)}`,
     execute: async (input, { session }) => {
       if (input.old_string === '') {
@@ -58,11 +63,7 @@ export function createEditFileTool(context: WriteToolsContext) {
       return withPathLocks([resolved.absolute], async () => {
         const stats = await workspace.statOrUndefined(resolved.absolute);
         if (stats === undefined) throw new ToolError(`\`${shown}\` no longer exists. Check the path with find_files.`);
-        if (stats.size > MAX_EDIT_FILE_BYTES) {
-          throw new ToolError(
-            `\`${shown}\` is ${formatBytes(stats.size)}; edit_file changes files of up to ${formatBytes(MAX_EDIT_FILE_BYTES)}, so it was left as it is. Ask the user to change it, or use a shell command if you have one.`,
-          );
-        }
+        refuseOversize(stats, shown);
         const bytes = await workspace.readFile(resolved.absolute);
         const decoded = decodeTextFile(bytes);
         if ('problem' in decoded) {
@@ -147,4 +148,12 @@ function snippetDiff(oldString: string, newString: string): string {
       return part.value.replace(/\n$/, '').split('\n').map((line) => `${marker}${line}`);
     })
     .join('\n');
+}
+
+/** edit_file reads the whole file into memory: larger files are refused before anyone is asked. */
+function refuseOversize(stats: Pick<Stats, 'size'>, shown: string): void {
+  if (stats.size <= MAX_EDIT_FILE_BYTES) return;
+  throw new ToolError(
+    `\`${shown}\` is ${formatBytes(stats.size)}; edit_file changes files of up to ${formatBytes(MAX_EDIT_FILE_BYTES)}, so it was left as it is. Ask the user to change it, or use a shell command if you have one.`,
+  );
 }

@@ -6,7 +6,7 @@ import { makeParents } from './create-file.js';
 import { forgetRead, readSnapshot, recordRead } from './read-state.js';
 import { fingerprint, recordChange } from './undo.js';
 import { MOVE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
-import { refusePrivate, withPathLocks, type WriteToolsContext } from './write-guards.js';
+import { refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
 
 const moveFileInput = z.object({
   source: z.string().describe(WRITE_FIELDS.source),
@@ -22,6 +22,10 @@ export function createMoveFileTool(context: WriteToolsContext) {
     kind: 'move',
     input: moveFileInput,
     describeCall: (input) => `Move ${input.source} to ${input.destination}`,
+    checkPolicy: writePolicy(workspace, (input: z.output<typeof moveFileInput>) => [
+      { path: input.source, followFinalLink: false },
+      { path: input.destination, followFinalLink: false },
+    ]),
     execute: async (input, { session }) => {
       const source = await workspace.resolve(input.source, { followFinalLink: false });
       const destination = await workspace.resolve(input.destination, { followFinalLink: false });

@@ -8,7 +8,7 @@ import { recordWrite } from './read-state.js';
 import { decodeTextFile, encodeTextFile, hasBom } from './text-file.js';
 import { recordChange } from './undo.js';
 import { WRITE_FIELDS, WRITE_FILE_DESCRIPTION } from './write-descriptions.js';
-import { backupBeforeChange, contentHash, DIFF_TIMEOUT_MS, plural, refusePrivate, requireFreshRead, withPathLocks, type WriteToolsContext } from './write-guards.js';
+import { backupBeforeChange, contentHash, DIFF_TIMEOUT_MS, plural, refusePrivate, requireFreshRead, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
 
 
 const writeFileInput = z.object({
@@ -29,6 +29,9 @@ export function createWriteFileTool(context: WriteToolsContext) {
     kind: 'edit',
     input: writeFileInput,
     needsApproval: true,
+    checkPolicy: writePolicy(workspace, (input: z.output<typeof writeFileInput>) => [
+      { path: input.path, followFinalLink: true, needsRead: { toolName: 'write_file', whole: true } },
+    ]),
     describeCall: (input) => `Overwrite ${input.path} with ${plural(countLines(input.content), 'line')} (${plural(input.content.length, 'character')})`,
     execute: async (input, { session }) => {
       const resolved = await workspace.resolveFile(input.path).catch((error: unknown) => {

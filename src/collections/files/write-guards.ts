@@ -21,6 +21,44 @@ export interface WriteToolsContext {
   readonly maxLineLength: number;
 }
 
+/** A path a writing tool will touch, as its policy check sees it. */
+export interface PolicyPath {
+  readonly path: string;
+  /** Follow a link in the last segment (edits change the target; create, move and delete act on the link). */
+  readonly followFinalLink: boolean;
+  /** A tool's own check of an existing file (a size limit), run before the read check. */
+  readonly checkFile?: (stats: Stats, shown: string) => void;
+  /** The change needs a fresh read of the file in this session (`whole`: every line). */
+  readonly needsRead?: { readonly toolName: string; readonly whole: boolean };
+}
+
+/**
+ * The writing tools' `checkPolicy`: every path must pass the jail, stay out of the private
+ * folder and, for edits, have a fresh read, before anyone is asked to approve the call; a
+ * person is never asked about a call that would be refused. `execute` checks again under
+ * the path lock, since files can change while a person decides.
+ */
+export function writePolicy<Input>(workspace: Workspace, pathsOf: (input: Input) => readonly PolicyPath[]) {
+  return async (input: Input, { session }: { session: Session }): Promise<string | undefined> => {
+    try {
+      for (const { path, followFinalLink, checkFile, needsRead } of pathsOf(input)) {
+        const resolved = await workspace.resolve(path, { followFinalLink });
+        refusePrivate(workspace, resolved.absolute, resolved.relative);
+        if (checkFile === undefined && needsRead === undefined) continue;
+        const stats = await workspace.statOrUndefined(resolved.absolute);
+        // A missing file gets the tool's own message from execute.
+        if (!stats?.isFile()) continue;
+        checkFile?.(stats, resolved.relative);
+        if (needsRead !== undefined) requireFreshRead(session, resolved.absolute, stats, resolved.relative, needsRead);
+      }
+      return undefined;
+    } catch (error) {
+      if (error instanceof ToolError) return error.message;
+      throw error;
+    }
+  };
+}
+
 /** Refuses a path inside the private folder `.toolbelt/`, which only the toolbelt itself writes. */
 export function refusePrivate(workspace: Workspace, absolute: string, shown: string): void {
   if (!workspace.isPrivate(absolute)) return;
