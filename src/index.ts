@@ -13,6 +13,8 @@ export type {
   ToolResult,
 } from './tool.js';
 export { errorResult, formatInputError, prepareToolCall, runTool } from './run-tool.js';
+export { CallQueue, withCallOrder } from './call-order.js';
+export type { CallTurn } from './call-order.js';
 export type { PreparedCall, RunToolOptions, RunToolResult } from './run-tool.js';
 export {
   APPROVAL_MODES,

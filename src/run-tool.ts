@@ -10,6 +10,7 @@ import {
   type ApprovalRequest,
   type ApproveFunction,
 } from './approval.js';
+import { withCallOrder } from './call-order.js';
 import { ToolError } from './errors/tool-error.js';
 import type { Session } from './session.js';
 import { normalizeOutput, type ToolDefinition, type ToolResult } from './tool.js';
@@ -31,6 +32,11 @@ export interface RunToolOptions {
    * flow). Policy checks still run.
    */
   readonly approved?: boolean;
+  /**
+   * The caller already holds this call's place in the session's call order
+   * ({@link withCallOrder}), so `runTool` must not queue it again.
+   */
+  readonly queued?: boolean;
 }
 
 /** A result that may carry the unexpected error behind it, for hosts that log. */
@@ -74,14 +80,20 @@ export async function prepareToolCall(
 /**
  * Runs one tool call: the one execution path every adapter uses. Parses the input (an error
  * names the field), applies the policy, asks `approve` when the call needs approval, runs
- * `execute` and returns a normalised result. Never throws for bad input, policy, denial or a
- * failing tool: those come back as `isError` results the model can act on.
+ * `execute` and returns a normalised result. Calls of one session keep the order in which
+ * they were started ({@link withCallOrder}): reads side by side, changes one at a time.
+ * Never throws for bad input, policy, denial or a failing tool: those come back as `isError`
+ * results the model can act on.
  *
  * @example
  * const result = await runTool(readFile, { path: 'README.md' }, { session });
  * if (result.isError) console.error(result.text);
  */
 export async function runTool(tool: ToolDefinition<any>, rawInput: unknown, options: RunToolOptions): Promise<RunToolResult> {
+  if (!options.queued) {
+    const result = await withCallOrder(options.session, tool.kind, options.signal, () => runTool(tool, rawInput, { ...options, queued: true }));
+    return result ?? { text: `${tool.name} was cancelled before it started.`, isError: true };
+  }
   const toolCallId = options.toolCallId ?? '';
   try {
     const prepared = await prepareToolCall(tool, rawInput, options);
@@ -108,6 +120,7 @@ export async function runTool(tool: ToolDefinition<any>, rawInput: unknown, opti
     return errorResult(tool.name, error);
   }
 }
+
 
 /** Runs `execute` on input that was already parsed, checked and approved. */
 async function executeTool(

@@ -4,6 +4,7 @@ import {
   normalizeOutput,
   prepareToolCall,
   runTool,
+  withCallOrder,
   type ApprovalDecision,
   type ApprovalMode,
   type ApprovalOverrides,
@@ -37,12 +38,19 @@ export interface LangChainCall {
  * task with others is told to come back alone. Never throws but for LangGraph's own interrupt.
  */
 export async function runCall(tool: ToolDefinition<any>, call: LangChainCall, settings: CallSettings): Promise<RunToolResult> {
+  // The call keeps the place it took when LangChain started it, through interrupts and approvals.
+  const result = await withCallOrder(call.session, tool.kind, call.config?.signal, () => runQueuedCall(tool, call, settings));
+  return result ?? { text: `${tool.name} was cancelled before it started.`, isError: true };
+}
+
+async function runQueuedCall(tool: ToolDefinition<any>, call: LangChainCall, settings: CallSettings): Promise<RunToolResult> {
   const options = {
     session: call.session,
     toolCallId: call.toolCallId,
     signal: call.config?.signal,
     mode: settings.mode,
     needsApproval: settings.needsApproval,
+    queued: true,
   };
   let prepared;
   try {

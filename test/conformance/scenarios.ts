@@ -234,8 +234,6 @@ export const scenarios: readonly Scenario[] = [
   {
     name: 'a jail-breaking path never asks: write_file to ../outside.txt is refused before anyone is asked',
     aboutApproval: true,
-    knownGap: () =>
-      'The file tools check the path inside `execute`, after approval, because they have no `checkPolicy`; so the person is asked to approve "Overwrite ../outside.txt …", a call that is then refused anyway. run_shell checks its working_directory in `checkPolicy` and never asks.',
     async run(driver) {
       const project = await createProject();
       const person = personAnswering('approve');
@@ -253,12 +251,11 @@ export const scenarios: readonly Scenario[] = [
   {
     name: 'one batch, in the order given: a read_file after an approved edit_file in the same turn sees the edit',
     aboutApproval: true,
+    // With onApproval the session's call order (withCallOrder) holds the read back until the
+    // edit is done. The frameworks' own approval flows end the step before the person answers.
     knownGap: (driver) => {
-      if (driver.framework === 'ai-sdk' && driver.approvals === 'callback') {
-        return 'generateText runs the calls of one step concurrently, so the read placed after the edit runs while the edit waits for onApproval, and the model reads the old text. A host can pass `toolCallConcurrency: 1` (ai v7), which makes this scenario pass.';
-      }
-      if (driver.framework === 'ai-sdk' || driver.framework === 'langchain') {
-        return 'The framework runs the other calls of the step while the edit waits for its approval (and runs them concurrently), so the read placed after the edit reads the old text.';
+      if ((driver.framework === 'ai-sdk' || driver.framework === 'langchain') && driver.approvals === 'native') {
+        return "The framework's own approval flow ends the step before the person answers, and the other calls of the step have run by then, so the read placed after the edit reads the old text.";
       }
       if (driver.framework === 'openai' && driver.approvals === 'native') {
         return '`handleToolCalls` runs the read placed after the edit at once and leaves the edit pending for `resolvePending`, so the model reads the old text.';
