@@ -64,7 +64,7 @@ export function createDemoAgent({ folder, model, approve, print }: DemoAgentOpti
           }
         },
       });
-      messages.push(...result.response.messages);
+      messages.push(...result.responseMessages);
       return result.text;
     },
     /** Takes back the file changes of the last request. */
