@@ -5,6 +5,7 @@ import { ToolError } from '../../errors/tool-error.js';
 import { defineTool, type ToolDefinition } from '../../tool.js';
 import { FIND_FILES_DESCRIPTION, FIND_PATTERN_FIELD, fillDescription, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
+import type { IncludePattern } from './search-worker.js';
 import { capReply, formatCount, orRoot } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
 
@@ -41,6 +42,18 @@ export function compileGlob(pattern: string, field: string): (fromStart: string)
   } catch (error) {
     throw new ToolError(`\`${field}\` is not a valid glob pattern (${(error as Error).message}). Use *, **, ?, [abc] and {a,b}, e.g. "*.ts" or "src/**/*.test.ts".`);
   }
+}
+
+/**
+ * The glob {@link compileGlob} matches with, as a regular expression the search worker can
+ * use: it matches when the path equals `glob`, or when `regex` matches the path (the file
+ * name, with `basename`), as picomatch decides. Call after `compileGlob` accepted the glob.
+ */
+export function globForWorker(pattern: string): IncludePattern {
+  const cleaned = pattern.replace(/^\.?\/+/, '');
+  const basename = !cleaned.includes('/');
+  const regex = picomatch.makeRe(cleaned, { dot: true, basename });
+  return { glob: cleaned, source: regex.source, flags: regex.flags, basename };
 }
 
 /** `find_files`: files by glob, newest first, at most `maxFindResults`. */

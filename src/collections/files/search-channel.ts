@@ -1,4 +1,15 @@
-import { startSearchWorker, type ChunkResult, type SearchChunk, type SearchWorkerInit, type WorkerMessage } from './search-worker.js';
+import {
+  PATH_BYTES,
+  READING,
+  releaseSearchWorker,
+  takeSearchWorker,
+  type ChunkResult,
+  type FoundMessage,
+  type SearchChunk,
+  type SearchWalkJob,
+  type SearchWorkerInit,
+  type WorkerMessage,
+} from './search-worker.js';
 
 /** Chunks sent to the worker in one message, at most. */
 const BATCH_CHUNKS = 64;
@@ -46,6 +57,9 @@ export class SearchChannel {
   readonly #posted: Sent[] = [];
   /** Waiting to be sent in the next batch. */
   #batch: { sent: Sent; chunk: SearchChunk }[] = [];
+  /** Disk mode: the walk running in the worker, until its last message. */
+  #walk: { onFound: (message: FoundMessage) => void; done: (stoppedByLimit: boolean) => void } | undefined;
+  readonly #path: Uint8Array;
   #batchCharacters = 0;
   #sequence = 0;
   #inFlight = 0;
@@ -58,17 +72,17 @@ export class SearchChannel {
   failure: ChannelStop | undefined;
   crash: Error | undefined;
 
-  constructor(init: Omit<SearchWorkerInit, 'progress'>, regexTimeoutMs: number, onCommit: (file: FileState) => void) {
-    const progress = new SharedArrayBuffer(8);
+  constructor(init: Omit<SearchWorkerInit, 'progress' | 'path'>, regexTimeoutMs: number, onCommit: (file: FileState) => void) {
+    const progress = new SharedArrayBuffer(12);
+    const path = new SharedArrayBuffer(PATH_BYTES);
     this.#progress = new Int32Array(progress);
-    this.#worker = startSearchWorker({ ...init, progress });
+    this.#path = new Uint8Array(path);
+    this.#worker = takeSearchWorker({ ...init, progress, path });
     this.#regexTimeoutMs = regexTimeoutMs;
     this.#onCommit = onCommit;
-    this.#worker.on('message', (message: WorkerMessage) => this.#receive(message));
-    this.#worker.on('error', (error) => this.#crashed(error));
-    this.#worker.on('exit', (code) => {
-      if (!this.#ended && this.#posted.length > 0) this.#crashed(new Error(`The search worker exited with code ${code}.`));
-    });
+    this.#worker.on('message', this.#onMessage);
+    this.#worker.on('error', this.#onError);
+    this.#worker.on('exit', this.#onExit);
     this.#watchdog = setInterval(() => this.#check(), Math.max(20, Math.min(250, Math.floor(regexTimeoutMs / 4))));
     this.#watchdog.unref();
   }
@@ -77,10 +91,26 @@ export class SearchChannel {
   send(file: FileState, startLine: number, text: string, wanted: number, final: boolean): void {
     if (this.#ended) return;
     const sent: Sent = { file, sequence: this.#sequence++, startLine, size: text.length, final };
-    this.#batch.push({ sent, chunk: { sequence: sent.sequence, startLine, text, wanted } });
+    this.#batch.push({ sent, chunk: { type: 'chunk', sequence: sent.sequence, startLine, text, wanted } });
     this.#batchCharacters += text.length;
     this.#inFlight += text.length;
     if (this.#batch.length >= BATCH_CHUNKS || this.#batchCharacters >= BATCH_CHARACTERS) this.flush();
+  }
+
+  /**
+   * Disk mode: has the worker walk, read and match the whole search itself, calling
+   * `onFound` for each of its messages. Resolves with whether the limit left files
+   * unsearched, or `undefined` when the search ended first (see {@link failure}, {@link crash}).
+   */
+  async walk(job: SearchWalkJob, onFound: (message: FoundMessage) => void): Promise<boolean | undefined> {
+    if (this.#ended) return undefined;
+    const finished = new Promise<boolean | undefined>((resolve) => {
+      this.#walk = { onFound, done: resolve };
+      this.#waiters.push(() => resolve(undefined));
+    });
+    this.#lastMove = Date.now();
+    this.#worker.postMessage(job);
+    return finished;
   }
 
   /** Sends the queued chunks now. */
@@ -114,10 +144,21 @@ export class SearchChannel {
     this.#wake();
   }
 
+  /** Ends the search: a worker that finished its work is kept for the next search, any other is terminated. */
   async close(): Promise<void> {
     clearInterval(this.#watchdog);
-    await this.#worker.terminate();
+    this.#worker.off('message', this.#onMessage);
+    this.#worker.off('error', this.#onError);
+    this.#worker.off('exit', this.#onExit);
+    if (!this.#ended && this.#ready && this.#posted.length === 0 && this.#batch.length === 0 && this.#walk === undefined) releaseSearchWorker(this.#worker);
+    else await this.#worker.terminate();
   }
+
+  readonly #onMessage = (message: WorkerMessage): void => this.#receive(message);
+  readonly #onError = (error: Error): void => this.#crashed(error);
+  readonly #onExit = (code: number): void => {
+    if (!this.#ended && (this.#posted.length > 0 || this.#walk !== undefined)) this.#crashed(new Error(`The search worker exited with code ${code}.`));
+  };
 
   get #ended(): boolean {
     return this.failure !== undefined || this.crash !== undefined;
@@ -128,6 +169,15 @@ export class SearchChannel {
     this.#lastMove = Date.now();
     if (message.type === 'ready') {
       this.#ready = true;
+      return;
+    }
+    if (message.type === 'found') {
+      const walk = this.#walk!;
+      walk.onFound(message);
+      if (message.end !== undefined) {
+        this.#walk = undefined;
+        walk.done(message.end.stoppedByLimit);
+      }
       return;
     }
     for (const result of message.results) this.#settle(this.#posted.shift()!, result);
@@ -144,17 +194,24 @@ export class SearchChannel {
   }
 
   #check(): void {
-    if (this.#ended || !this.#ready || this.#posted.length === 0) return;
+    if (this.#ended || !this.#ready || (this.#posted.length === 0 && this.#walk === undefined)) return;
     const sequence = Atomics.load(this.#progress, 0);
     const line = Atomics.load(this.#progress, 1);
     const position = `${sequence}:${line}`;
     const now = Date.now();
-    if (position !== this.#lastPosition) {
+    // A slow read is not a stuck regular expression: the search's own timeout covers it.
+    if (position !== this.#lastPosition || line === READING) {
       this.#lastPosition = position;
       this.#lastMove = now;
       return;
     }
     if (now - this.#lastMove <= this.#regexTimeoutMs) return;
+    if (this.#walk !== undefined) {
+      const length = Atomics.load(this.#progress, 2);
+      const file = Buffer.from(this.#path.slice(0, length)).toString('utf8');
+      this.fail({ type: 'regex-timeout', file, ...(line >= 0 ? { line: line + 1 } : {}) });
+      return;
+    }
     const stuck = this.#posted.find((sent) => sent.sequence === sequence) ?? this.#posted[0]!;
     this.fail({
       type: 'regex-timeout',

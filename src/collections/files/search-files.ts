@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool, type ToolDefinition } from '../../tool.js';
-import { compileGlob } from './find-files.js';
+import { compileGlob, globForWorker } from './find-files.js';
 import { fillDescription, PATH_FIELD, SEARCH_FIELDS, SEARCH_FILES_DESCRIPTION } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { runSearch, type SearchOutcome } from './search-runner.js';
@@ -96,6 +96,7 @@ export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDe
         mode,
         limit,
         include,
+        includePattern: input.include === undefined ? undefined : globForWorker(input.include),
         signal: context.signal,
       });
       if (outcome.stopped?.type === 'cancelled') throw new ToolError('search_files was cancelled.');

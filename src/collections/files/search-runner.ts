@@ -1,7 +1,8 @@
 import * as path from 'node:path';
+import { Workspace } from '../../workspace/workspace.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { SearchChannel, type ChannelStop, type FileState } from './search-channel.js';
-import { canPrefilter } from './search-worker.js';
+import { canPrefilter, literalOf, type IncludePattern } from './search-worker.js';
 import { describeNonText } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
 
@@ -14,6 +15,17 @@ const MAX_IN_FLIGHT_CHARACTERS = 8 * 1024 * 1024;
 /** Files opened and read ahead while the worker matches earlier ones. */
 const READ_AHEAD = 16;
 
+/**
+ * True when the workspace reads the local disk with `Workspace`'s own `open` and `readFile`
+ * (not a subclass standing in for a container or a remote machine). Only then may the worker
+ * read the files the walk found itself ("disk mode"): synchronous reads in the worker cost a
+ * fraction of an asynchronous open, read and close per file on the main thread. Any other
+ * workspace is read through its methods.
+ */
+export function readsLocalDisk(workspace: Workspace): boolean {
+  return workspace.open === Workspace.prototype.open && workspace.readFile === Workspace.prototype.readFile;
+}
+
 /** What one search is asked to do. */
 export interface SearchRequest {
   readonly options: ResolvedReadToolsOptions;
@@ -25,6 +37,8 @@ export interface SearchRequest {
   readonly limit: number;
   /** Matches paths relative to the folder searched (or file names, for a glob without `/`). */
   readonly include: ((fromStart: string) => boolean) | undefined;
+  /** The same glob for the worker, in disk mode. */
+  readonly includePattern?: IncludePattern | undefined;
   readonly signal: AbortSignal;
 }
 
@@ -99,6 +113,8 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
       mode,
       maxMatchLineLength: options.maxMatchLineLength,
       prefilter: canPrefilter(request.pattern.source),
+      literal: literalOf(request.pattern.source, request.pattern.flags),
+      maxFileBytes: maxSearchFileBytes,
     },
     regexTimeoutMs,
     (file) => {
@@ -175,8 +191,34 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
   // Files are closed without waiting, off the path from one file to the next; all before returning.
   const closing: Promise<unknown>[] = [];
   let exhausted = false;
+  const diskMode = readsLocalDisk(workspace) && (request.include === undefined || request.includePattern !== undefined);
   try {
-    for (;;) {
+    if (diskMode) {
+      stoppedByLimit =
+        (await channel.walk(
+          {
+            type: 'walk',
+            start: request.target,
+            startIsFile: request.targetIsFile,
+            root: workspace.root,
+            skipped: options.skippedFolders,
+            include: request.includePattern,
+            limit,
+          },
+          (found) => {
+            searched += found.searched;
+            skipped.unreadable.push(...found.unreadable);
+            for (const file of found.files) {
+              if (file.verdict === 'text') matches.push({ path: file.path, count: file.count, lines: file.lines });
+              else if (file.verdict === 'binary') skipped.binary += 1;
+              else if (file.verdict === 'not-utf8') skipped.notUtf8.push(file.path);
+              else if (file.verdict === 'too-large') skipped.tooLarge.push(file.path);
+              else skipped.unreadable.push(file.path);
+            }
+          },
+        )) === true;
+    }
+    while (!diskMode) {
       while (!exhausted && ahead.length < READ_AHEAD) {
         const file = await nextFile();
         if (file === undefined) exhausted = true;

@@ -1,4 +1,8 @@
 import { Worker } from 'node:worker_threads';
+import { BINARY_SIGNATURES, BINARY_SNIFF_BYTES } from './text.js';
+
+/** Bytes the worker reads from a file at a time in disk mode; most files fit in one read (files are read whole up to this size). */
+export const WORKER_CHUNK_BYTES = 1024 * 1024;
 
 /** What the worker needs to match lines. */
 export interface SearchWorkerInit {
@@ -8,16 +12,27 @@ export interface SearchWorkerInit {
   readonly maxMatchLineLength: number;
   /** The whole-text test may skip a chunk with no match (see {@link canPrefilter}). */
   readonly prefilter: boolean;
+  /** The pattern is a case-sensitive literal (see {@link literalOf}): files without its bytes are not decoded. */
+  readonly literal: string | undefined;
+  /** Disk mode: files over this many bytes are not read (answered `too-large`). */
+  readonly maxFileBytes: number;
   /**
    * Where the worker says what it is doing, readable while it is stuck: slot 0 holds the
-   * sequence number of the chunk it is matching, slot 1 the index of the line within it
-   * (-1 during the whole-text test).
+   * sequence number of the chunk (or file) it is matching, slot 1 the index of the line
+   * within it (-1 during the whole-text test, {@link READING} while it reads a file), slot 2
+   * (disk mode) the length of the path in `path`.
    */
   readonly progress: SharedArrayBuffer;
+  /** Disk mode: the UTF-8 path of the file being matched, {@link PATH_BYTES} long. */
+  readonly path: SharedArrayBuffer;
 }
+
+/** The progress marker while the worker reads a file in disk mode: not a regular expression stuck. */
+export const READING = -2;
 
 /** A piece of one file's text: whole lines, except that the last piece may end without `\n`. */
 export interface SearchChunk {
+  readonly type: 'chunk';
   /** Numbers chunks in the order they are sent, so the watchdog can tell which one is stuck. */
   readonly sequence: number;
   readonly startLine: number;
@@ -26,29 +41,99 @@ export interface SearchChunk {
   readonly wanted: number;
 }
 
-/** The worker's answer for one chunk. */
+/**
+ * Disk mode: the worker walks the tree itself (links never followed, skipped folders not
+ * entered, entries in name order, as `walkFiles` does), reads each file and matches it, and
+ * stops once `limit` files (mode `lines`: lines) matched.
+ */
+export interface SearchWalkJob {
+  readonly type: 'walk';
+  /** Canonical absolute path of the folder (or file) to search. */
+  readonly start: string;
+  readonly startIsFile: boolean;
+  /** The workspace root, for the paths shown. */
+  readonly root: string;
+  readonly skipped: readonly string[];
+  /** The include glob as {@link compileGlob} reads it, compiled to a regular expression. */
+  readonly include: IncludePattern | undefined;
+  readonly limit: number;
+}
+
+/** An include glob for the worker: it matches when the path equals `glob` or `regex` matches the path (or, with `basename`, the file name). */
+export interface IncludePattern {
+  readonly glob: string;
+  readonly source: string;
+  readonly flags: string;
+  readonly basename: boolean;
+}
+
+/** A file the disk-mode worker reports: one that matched or that it did not search. */
+export interface FoundFile {
+  /** Relative to the workspace root. */
+  readonly path: string;
+  readonly verdict: FileVerdict;
+  readonly count: number;
+  readonly lines: readonly (readonly [number, string])[];
+}
+
+/** Disk mode: what the worker found since its last message. */
+export interface FoundMessage {
+  readonly type: 'found';
+  /** Text files searched since the last message. */
+  readonly searched: number;
+  readonly files: readonly FoundFile[];
+  /** Folders that could not be listed, relative to the workspace root. */
+  readonly unreadable: readonly string[];
+  /** Set on the last message: whether files were left unsearched because the limit was reached. */
+  readonly end?: { readonly stoppedByLimit: boolean };
+}
+
+/** What a file turned out to be; only `text` files were searched. */
+export type FileVerdict = 'text' | 'binary' | 'not-utf8' | 'too-large' | 'unreadable';
+
+/** The worker's answer for one chunk or file. */
 export interface ChunkResult {
   /** Lines of the chunk that match. In mode `files` the worker stops at the first. */
   readonly count: number;
   /** Mode `lines`: `[line number, text cut around the match]`, at most `wanted`. */
   readonly lines: readonly (readonly [number, string])[];
+  /** File jobs only. */
+  readonly verdict?: FileVerdict;
 }
 
-/** Messages the worker sends: one `results` per batch of chunks, in the order the batches were sent. */
-export type WorkerMessage = { readonly type: 'ready' } | { readonly type: 'results'; readonly results: readonly ChunkResult[] };
+/** Messages the worker sends: `results` answer the jobs in the order they were sent (a batch may be answered in parts). */
+export type WorkerMessage = { readonly type: 'ready' } | { readonly type: 'results'; readonly results: readonly ChunkResult[] } | FoundMessage;
+
+/** Bytes of shared memory where the disk-mode worker writes the path of the file it is matching, for the watchdog. */
+export const PATH_BYTES = 16 * 1024;
 
 /**
  * The worker's code, plain JavaScript run with `eval: true`, so it works the same from the
  * TypeScript sources, the built package and a bundler (no worker file to locate). It imports
- * nothing but `node:worker_threads` and only matches: reading files stays in the main thread,
- * through the workspace.
+ * only Node's built-in modules. Chunks are text the main thread read through the workspace;
+ * file jobs (disk mode, a local workspace only) are read here with synchronous calls, which
+ * cost far less than a thread-pool round trip per open, read and close.
  */
 const SEARCH_WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
-const { source, flags, mode, maxMatchLineLength, prefilter } = workerData;
-const progress = new Int32Array(workerData.progress);
-const regex = new RegExp(source, flags);
-const whole = prefilter ? new RegExp(source, flags + 'm') : undefined;
+const fs = require('node:fs');
+const path = require('node:path');
+const { isUtf8 } = require('node:buffer');
+const { signatures, sniffBytes, chunkBytes, reading } = workerData;
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+let buffer;
+// Set by each search's init message: a worker is reused by the next search once one ends normally.
+let mode, maxMatchLineLength, maxFileBytes, progress, pathBytes, regex, whole, needle;
+
+function init(message) {
+  ({ mode, maxMatchLineLength, maxFileBytes } = message);
+  progress = new Int32Array(message.progress);
+  pathBytes = Buffer.from(message.path);
+  regex = new RegExp(message.source, message.flags);
+  whole = message.prefilter ? new RegExp(message.source, message.flags + 'm') : undefined;
+  needle = message.literal === undefined ? undefined : Buffer.from(message.literal, 'utf8');
+  parentPort.postMessage({ type: 'ready' });
+}
 
 function cut(line, index) {
   if (line.length <= maxMatchLineLength) return line;
@@ -59,40 +144,291 @@ function cut(line, index) {
   return shown + ' [line of ' + line.length.toLocaleString('en-US') + ' characters cut around the match]';
 }
 
-function match(chunk) {
-  Atomics.store(progress, 0, chunk.sequence);
+// Matches the lines of text, numbered from startLine; progress slot 1 counts from base.
+function matchText(text, startLine, base, wanted, result) {
   Atomics.store(progress, 1, -1);
-  let count = 0;
-  const lines = [];
-  if (whole && !whole.test(chunk.text)) return { count, lines };
-  const parts = chunk.text.split('\n');
+  if (whole && !whole.test(text)) return;
+  const parts = text.split('\n');
   if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
   for (let index = 0; index < parts.length; index += 1) {
-    Atomics.store(progress, 1, index);
+    Atomics.store(progress, 1, base + index);
     let line = parts[index];
     if (line.endsWith('\r')) line = line.slice(0, -1);
-    if (mode === 'lines' && lines.length < chunk.wanted) {
+    if (mode === 'lines' && result.lines.length < wanted) {
       const found = regex.exec(line);
       if (found === null) continue;
-      count += 1;
-      lines.push([chunk.startLine + index, cut(line, found.index)]);
+      result.count += 1;
+      result.lines.push([startLine + index, cut(line, found.index)]);
     } else if (regex.test(line)) {
-      count += 1;
+      result.count += 1;
       if (mode === 'files') break;
     }
   }
-  return { count, lines };
 }
 
+function match(chunk) {
+  Atomics.store(progress, 0, chunk.sequence);
+  const result = { count: 0, lines: [] };
+  matchText(chunk.text, chunk.startLine, 0, chunk.wanted, result);
+  return result;
+}
+
+function describe(head) {
+  for (const signature of signatures) {
+    const offset = signature.offset ?? 0;
+    if (head.length >= offset + signature.bytes.length && signature.bytes.every((byte, index) => head[offset + index] === byte)) return 'binary';
+  }
+  if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) return 'not-utf8';
+  if (head.subarray(0, sniffBytes).includes(0)) return 'binary';
+  return undefined;
+}
+
+function fill(fd, position) {
+  let filled = 0;
+  while (filled < buffer.length) {
+    const read = fs.readSync(fd, buffer, filled, buffer.length - filled, position + filled);
+    if (read === 0) break;
+    filled += read;
+  }
+  return filled;
+}
+
+function countLines(text) {
+  let count = 0;
+  let index = text.indexOf('\n');
+  while (index !== -1) {
+    count += 1;
+    index = text.indexOf('\n', index + 1);
+  }
+  return count;
+}
+
+// The same steps as the main thread's chunked reading, with the verdict in the answer.
+function searchFile(absolute, wanted) {
+  Atomics.store(progress, 1, reading);
+  const result = { count: 0, lines: [], verdict: 'text' };
+  const fail = (verdict) => ({ count: 0, lines: [], verdict });
+  let fd;
+  try {
+    fd = fs.openSync(absolute, OPEN_FLAGS);
+  } catch {
+    return fail('unreadable');
+  }
+  try {
+    buffer ??= Buffer.allocUnsafe(chunkBytes);
+    let position = 0;
+    let line = 0;
+    let carry = '';
+    let decoder;
+    for (;;) {
+      Atomics.store(progress, 1, reading);
+      const filled = fill(fd, position);
+      const bytes = buffer.subarray(0, filled);
+      const complete = filled < buffer.length;
+      // Most files fit in the first read, which gives their size without a stat.
+      if (position === 0 && (complete ? filled : fs.fstatSync(fd).size) > maxFileBytes) return fail('too-large');
+      if (position === 0) {
+        const kind = describe(bytes);
+        if (kind !== undefined) return fail(kind);
+      }
+      if (bytes.includes(0)) return fail('binary');
+      if (position + filled > maxFileBytes) return fail('too-large');
+      let text;
+      if (position === 0 && complete) {
+        // The whole file in one read (the usual case): validated and, for a literal, looked for as bytes first.
+        if (!isUtf8(bytes)) return fail('not-utf8');
+        if (needle !== undefined && bytes.indexOf(needle) === -1) return result;
+        text = bytes.toString('utf8');
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      } else {
+        decoder ??= new TextDecoder('utf-8', { fatal: true });
+        try {
+          text = decoder.decode(bytes, { stream: !complete });
+        } catch {
+          return fail('not-utf8');
+        }
+        if (position === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
+      position += filled;
+      const combined = carry + text;
+      const done = mode === 'files' && result.count > 0;
+      if (complete) {
+        if (!done) matchText(combined, line + 1, line, wanted, result);
+        return result;
+      }
+      const at = combined.lastIndexOf('\n');
+      if (at === -1) carry = combined;
+      else {
+        const lines = combined.slice(0, at + 1);
+        carry = combined.slice(at + 1);
+        if (!done) matchText(lines, line + 1, line, wanted, result);
+        line += countLines(lines);
+      }
+    }
+  } catch {
+    return fail('unreadable');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Milliseconds between progress messages while nothing else is worth sending. */
+const PROGRESS_MS = 25;
+
+function byName(a, b) {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function walk(job) {
+  const skipped = new Set(job.skipped);
+  const include = job.include === undefined ? undefined : { ...job.include, regex: new RegExp(job.include.source, job.include.flags) };
+  const included = (fromStart) =>
+    include === undefined || fromStart === include.glob || include.regex.test(include.basename ? fromStart.slice(fromStart.lastIndexOf('/') + 1) : fromStart);
+  const display = (absolute) => {
+    const relative = path.relative(job.root, absolute);
+    return relative === '' ? '.' : relative.split(path.sep).join('/');
+  };
+  // Paths below the start are shown as the start's path and the path from it.
+  const startShown = display(job.start);
+  const shownPrefix = startShown === '.' ? '' : startShown + '/';
+  let searched = 0;
+  let files = [];
+  let unreadable = [];
+  let lastPost = Date.now();
+  const post = (end) => {
+    parentPort.postMessage({ type: 'found', searched, files, unreadable, ...(end === undefined ? {} : { end }) });
+    searched = 0;
+    files = [];
+    unreadable = [];
+    lastPost = Date.now();
+  };
+  let committed = 0;
+  let sequence = 0;
+  // Returns false once the limit is reached and another file is left.
+  const visit = (absolute, shown) => {
+    if (committed >= job.limit) return false;
+    Atomics.store(progress, 0, sequence++);
+    Atomics.store(progress, 2, pathBytes.write(shown, 0));
+    const result = searchFile(absolute, job.limit - committed);
+    if (result.verdict === 'text') {
+      searched += 1;
+      if (result.count > 0) committed += mode === 'lines' ? result.lines.length : 1;
+    }
+    // A match or a file passed over goes out at once, so it is not lost if a later file gets the worker stuck.
+    if (result.count > 0 || result.verdict !== 'text') {
+      files.push({ path: shown, verdict: result.verdict, count: result.count, lines: result.lines });
+      post();
+    } else if (Date.now() - lastPost > PROGRESS_MS) post();
+    return true;
+  };
+  if (job.startIsFile) {
+    visit(job.start, startShown);
+    return post({ stoppedByLimit: false });
+  }
+  const pending = [{ absolute: job.start, fromStart: '' }];
+  while (pending.length > 0) {
+    const folder = pending.pop();
+    Atomics.store(progress, 1, reading);
+    let entries;
+    try {
+      entries = fs.readdirSync(folder.absolute, { withFileTypes: true });
+    } catch {
+      unreadable.push(folder.fromStart === '' ? startShown : shownPrefix + folder.fromStart);
+      continue;
+    }
+    entries.sort(byName);
+    const prefix = folder.fromStart === '' ? '' : folder.fromStart + '/';
+    const subfolders = [];
+    for (const entry of entries) {
+      if (entry.isDirectory()) {
+        if (!skipped.has(entry.name)) subfolders.push({ absolute: folder.absolute + path.sep + entry.name, fromStart: prefix + entry.name });
+      } else if (entry.isFile()) {
+        const fromStart = prefix + entry.name;
+        if (included(fromStart) && !visit(folder.absolute + path.sep + entry.name, shownPrefix + fromStart)) return post({ stoppedByLimit: true });
+      }
+    }
+    for (let index = subfolders.length - 1; index >= 0; index -= 1) pending.push(subfolders[index]);
+  }
+  post({ stoppedByLimit: false });
+}
+
+// Answers go out in order; a result worth keeping (a match, a file passed over) goes out at once
+// with those before it, so it is not lost if a later file gets the worker stuck and terminated.
 parentPort.on('message', (batch) => {
-  parentPort.postMessage({ type: 'results', results: batch.map(match) });
+  if (batch.type === 'init') return init(batch);
+  if (!Array.isArray(batch)) return walk(batch);
+  let results = [];
+  for (const job of batch) {
+    const result = match(job);
+    results.push(result);
+    if (result.count > 0 || (result.verdict !== undefined && result.verdict !== 'text')) {
+      parentPort.postMessage({ type: 'results', results });
+      results = [];
+    }
+  }
+  if (results.length > 0) parentPort.postMessage({ type: 'results', results });
 });
 parentPort.postMessage({ type: 'ready' });
 `;
 
-/** Starts a worker that matches `init`'s regular expression against the batches of chunks it is sent. */
-export function startSearchWorker(init: SearchWorkerInit): Worker {
-  return new Worker(SEARCH_WORKER_SOURCE, { eval: true, workerData: init });
+/** How long a worker waits for the next search before it is stopped. */
+const IDLE_WORKER_MS = 30_000;
+
+/** The worker the last search gave back, kept for the next one: starting a worker costs tens of milliseconds. */
+let idle: { readonly worker: Worker; readonly timer: NodeJS.Timeout; readonly onExit: () => void } | undefined;
+const ignoreError = (): void => undefined;
+
+/**
+ * A search worker set up for `init`'s search: the idle one when there is one, else a new one.
+ * It answers `{ type: 'ready' }` once set up. Give it back with {@link releaseSearchWorker}
+ * when the search ended normally; terminate it otherwise.
+ */
+export function takeSearchWorker(init: SearchWorkerInit): Worker {
+  let worker: Worker;
+  if (idle === undefined) {
+    worker = new Worker(SEARCH_WORKER_SOURCE, {
+      eval: true,
+      workerData: { signatures: BINARY_SIGNATURES, sniffBytes: BINARY_SNIFF_BYTES, chunkBytes: WORKER_CHUNK_BYTES, reading: READING },
+    });
+  } else {
+    worker = idle.worker;
+    clearTimeout(idle.timer);
+    // Only listeners added here are removed: the worker's own keep its message port working.
+    worker.off('exit', idle.onExit);
+    worker.off('error', ignoreError);
+    idle = undefined;
+    worker.ref();
+  }
+  worker.postMessage({ type: 'init', ...init });
+  return worker;
+}
+
+/**
+ * Keeps a worker whose search ended normally for the next search (one at most, for
+ * {@link IDLE_WORKER_MS}). The caller removes its own listeners first.
+ */
+export function releaseSearchWorker(worker: Worker): void {
+  if (idle !== undefined) {
+    void worker.terminate();
+    return;
+  }
+  worker.unref();
+  const timer = setTimeout(() => {
+    if (idle?.worker === worker) idle = undefined;
+    void worker.terminate();
+  }, IDLE_WORKER_MS);
+  timer.unref();
+  // A worker that dies while idle is not handed out again.
+  const onExit = (): void => {
+    if (idle?.worker === worker) {
+      clearTimeout(idle.timer);
+      idle = undefined;
+    }
+  };
+  worker.once('exit', onExit);
+  worker.on('error', ignoreError);
+  idle = { worker, timer, onExit };
 }
 
 /**
@@ -102,4 +438,14 @@ export function startSearchWorker(init: SearchWorkerInit): Worker {
  */
 export function canPrefilter(source: string): boolean {
   return !/\(\?<?[=!]/.test(source) && !source.includes('$');
+}
+
+/**
+ * The text a pattern matches exactly, when it is a case-sensitive literal (no regular
+ * expression syntax, no `i` flag): a file whose bytes do not contain it cannot match, so the
+ * worker skips decoding and splitting it. `undefined` otherwise.
+ */
+export function literalOf(source: string, flags: string): string | undefined {
+  if (flags.includes('i') || source.length === 0) return undefined;
+  return /^[^\\^$.|?*+()[\]{}\n\r]+$/.test(source) ? source : undefined;
 }

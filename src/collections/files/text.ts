@@ -9,8 +9,8 @@ export const BINARY_SNIFF_BYTES = 8_192;
 /** The UTF-8 byte order mark. */
 export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
-/** Magic numbers of common binary formats, to say what a binary file is. */
-const SIGNATURES: readonly { readonly bytes: readonly number[]; readonly offset?: number; readonly kind: string }[] = [
+/** Magic numbers of common binary formats, to say what a binary file is (also sent to the search worker). */
+export const BINARY_SIGNATURES: readonly { readonly bytes: readonly number[]; readonly offset?: number; readonly kind: string }[] = [
   { bytes: [0x89, 0x50, 0x4e, 0x47], kind: 'a PNG image' },
   { bytes: [0xff, 0xd8, 0xff], kind: 'a JPEG image' },
   { bytes: [0x47, 0x49, 0x46, 0x38], kind: 'a GIF image' },
@@ -29,7 +29,7 @@ const SIGNATURES: readonly { readonly bytes: readonly number[]; readonly offset?
  * byte order mark), or binary data (a NUL byte in the first {@link BINARY_SNIFF_BYTES} bytes).
  */
 export function describeNonText(head: Uint8Array): string | undefined {
-  for (const signature of SIGNATURES) {
+  for (const signature of BINARY_SIGNATURES) {
     const offset = signature.offset ?? 0;
     if (head.length >= offset + signature.bytes.length && signature.bytes.every((byte, index) => head[offset + index] === byte)) {
       return signature.kind;
