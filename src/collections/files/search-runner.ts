@@ -46,7 +46,7 @@ export interface SearchRequest {
 export interface FileMatch {
   /** Relative to the workspace root. */
   readonly path: string;
-  /** Matching lines (mode `files`: at least 1). */
+  /** Matching lines (mode `files`: 1, as matching stops at the first). */
   readonly count: number;
   /** Mode `lines`: line numbers with text cut around the match. */
   readonly lines: readonly (readonly [number, string])[];
@@ -273,15 +273,21 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
         limitReached = true;
         break;
       }
-      if (match.lines.length > left) {
-        matches[index] = { ...match, count: left, lines: match.lines.slice(0, left) };
+      // The file the limit cut counts the lines kept, however many were read ahead of the cut.
+      if (match.count > match.lines.length || match.lines.length > left) {
+        const kept = Math.min(left, match.lines.length);
+        matches[index] = { ...match, count: kept, lines: match.lines.slice(0, kept) };
         limitReached = true;
       }
       left -= matches[index]!.lines.length;
     }
-  } else if (matches.length > limit) {
-    matches.length = limit;
-    limitReached = true;
+  } else {
+    if (matches.length > limit) {
+      matches.length = limit;
+      limitReached = true;
+    }
+    // The worker stops counting a file's lines at its first match (per chunk read): say 1, whatever the reading.
+    if (mode === 'files') for (let index = 0; index < matches.length; index += 1) matches[index] = { ...matches[index]!, count: 1 };
   }
   const stopped = channel.failure;
   return {

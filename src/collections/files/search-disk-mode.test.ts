@@ -1,0 +1,218 @@
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTool, type RunToolResult } from '../../run-tool.js';
+import { createSession } from '../../session.js';
+import type { ToolDefinition } from '../../tool.js';
+import { Workspace } from '../../workspace/workspace.js';
+import { compileGlob, globForWorker } from './find-files.js';
+import { createReadTools } from './read-tools.js';
+import { readsLocalDisk } from './search-runner.js';
+import { literalOf } from './search-worker.js';
+import { walkFiles } from './walk.js';
+
+/** A workspace that reads through its own methods, as a container or remote workspace would: search_files must use them. */
+class ThroughMethods extends Workspace {
+  opened = 0;
+  override open(absolute: string): ReturnType<Workspace['open']> {
+    this.opened += 1;
+    return super.open(absolute);
+  }
+}
+
+/** A deterministic pseudo-random generator, so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+const WORDS = ['alpha', 'beta', 'needle', 'Needle', 'NEEDLE', 'haystack', 'foo(bar)', 'a.b', 'café', 'x', '', 'TODO', 'naïve needle'];
+/** Bytes of the size cap in these tests: some files are over it, one large file under it is read in several chunks by the worker. */
+const CAP = 3 * 1024 * 1024;
+
+let base: string;
+let root: string;
+
+/** A random tree with the awkward cases: CRLF, BOMs, binary, UTF-16, Latin-1, empty, over the cap, a 2 MB file, links, skipped folders. */
+async function buildCorpus(seed: number): Promise<void> {
+  const next = random(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+  const put = async (relative: string, content: string | Buffer): Promise<void> => {
+    const absolute = path.join(root, relative);
+    await fs.mkdir(path.dirname(absolute), { recursive: true });
+    await fs.writeFile(absolute, content);
+  };
+  const text = (lines: number, eol: string): string =>
+    Array.from({ length: lines }, () => Array.from({ length: 1 + Math.floor(next() * 5) }, () => pick(WORDS)).join(' ')).join(eol) + (next() < 0.7 ? eol : '');
+  const folders = ['', 'src', 'src/deep', 'src/deep/er', 'docs', 'a-b', 'a', 'a/b', 'node_modules/pkg', '.git', 'Z'];
+  for (let index = 0; index < 120; index += 1) {
+    const folder = pick(folders);
+    const name = `${folder === '' ? '' : `${folder}/`}f${index}.${pick(['ts', 'md', 'txt', 'js'])}`;
+    const roll = next();
+    if (roll < 0.05) await put(name, Buffer.concat([Buffer.from('needle\n'), Buffer.from([0]), Buffer.from('needle')]));
+    else if (roll < 0.08) await put(name, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('needle\n', 'utf16le')]));
+    else if (roll < 0.11) await put(name, Buffer.from('needle caf\xe9\n', 'latin1'));
+    else if (roll < 0.13) await put(name, Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.from(' needle\n')]));
+    else if (roll < 0.16) await put(name, '');
+    else if (roll < 0.2) await put(name, `\ufeff${text(5, '\n')}`);
+    else await put(name, text(1 + Math.floor(next() * 40), next() < 0.3 ? '\r\n' : '\n'));
+  }
+  await put('big/over-cap.txt', `needle\n${'x'.repeat(CAP)}\n`);
+  // Over the worker's 1 MB read: several chunks, a multi-byte character and a match across their edges.
+  const line = 'naïve haystack line\n';
+  await put('big/chunks.txt', `${line.repeat(60_000)}needle at the end\n${line.repeat(50_000)}needle again`);
+  await put('big/late-binary.txt', Buffer.concat([Buffer.from('needle\n'.repeat(200_000)), Buffer.from([0])]));
+  await put('big/late-latin1.txt', Buffer.concat([Buffer.from('needle\n'.repeat(200_000)), Buffer.from([0xe9, 0x0a])]));
+  await fs.symlink('src', path.join(root, 'link-dir'));
+  await fs.symlink('big/chunks.txt', path.join(root, 'link-file.txt'));
+}
+
+let disk: ToolDefinition<any>;
+let through: ToolDefinition<any>;
+let throughWorkspace: ThroughMethods;
+const session = createSession();
+
+beforeAll(async () => {
+  base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-search-disk-')));
+  root = path.join(base, 'root');
+  await fs.mkdir(root);
+  await buildCorpus(7);
+  const workspace = new Workspace(root);
+  throughWorkspace = new ThroughMethods(root);
+  expect(readsLocalDisk(workspace)).toBe(true);
+  expect(readsLocalDisk(throughWorkspace)).toBe(false);
+  const find = (tools: ToolDefinition<any>[]): ToolDefinition<any> => tools.find((tool) => tool.name === 'search_files')!;
+  disk = find(createReadTools({ workspace, maxSearchFileBytes: CAP }));
+  through = find(createReadTools({ workspace: throughWorkspace, maxSearchFileBytes: CAP }));
+});
+
+afterAll(async () => {
+  await fs.rm(base, { recursive: true, force: true });
+});
+
+const QUERIES: readonly Record<string, unknown>[] = [
+  { pattern: 'needle' },
+  { pattern: 'needle', mode: 'lines', limit: 1_000 },
+  { pattern: 'needle', mode: 'counts', limit: 1_000 },
+  { pattern: 'needle', ignore_case: true, mode: 'counts' },
+  { pattern: 'naïve needle', mode: 'lines' },
+  { pattern: 'needle again', mode: 'lines' },
+  { pattern: 'foo\\(bar\\)', mode: 'lines' },
+  { pattern: 'a.b', mode: 'counts' },
+  { pattern: '^needle$', mode: 'lines', limit: 50 },
+  { pattern: 'needle\\s*$', mode: 'counts' },
+  { pattern: '(?<=naïve )needle', mode: 'lines' },
+  { pattern: 'café|TODO', mode: 'lines', limit: 7 },
+  { pattern: 'needle', limit: 3 },
+  { pattern: 'needle', mode: 'lines', limit: 5 },
+  { pattern: 'needle', include: '*.md' },
+  { pattern: 'needle', include: 'src/**/*.ts', mode: 'counts' },
+  { pattern: 'needle', include: '*.{ts,js}', path: 'src' },
+  { pattern: 'needle', path: 'node_modules', mode: 'counts' },
+  { pattern: 'needle', path: 'big/chunks.txt', mode: 'lines' },
+  { pattern: 'no such text anywhere' },
+  { pattern: '\\p{Lu}{6}', mode: 'counts' },
+];
+
+describe('search_files on a local workspace (the worker reads the disk)', () => {
+  it.each(QUERIES.map((input) => [JSON.stringify(input), input] as const))('answers %s exactly as reading through the workspace does', async (_, input) => {
+    const opened = throughWorkspace.opened;
+    const [fromDisk, fromMethods]: RunToolResult[] = await Promise.all([runTool(disk, input, { session }), runTool(through, input, { session })]);
+    // The subclass was read through its methods, so both paths ran.
+    if (!('path' in input) || input.path !== 'node_modules') expect(throughWorkspace.opened).toBeGreaterThan(opened);
+    expect(fromDisk.isError).toBe(false);
+    const data = (result: RunToolResult): { matches: unknown[]; limitReached: boolean } => result.data as { matches: unknown[]; limitReached: boolean };
+    if (!data(fromMethods).limitReached) {
+      expect(fromDisk.text).toBe(fromMethods.text);
+      expect(fromDisk.data).toEqual(fromMethods.data);
+    } else {
+      // Cut by the limit: reading through the workspace may have looked at a few files past the
+      // cut before the worker's answers came back, and names the binary ones; the results agree.
+      expect(data(fromDisk).limitReached).toBe(true);
+      expect(data(fromDisk).matches).toEqual(data(fromMethods).matches);
+      expect(fromDisk.text.split('\n').filter((line) => !line.startsWith('Not searched:'))).toEqual(
+        fromMethods.text.split('\n').filter((line) => !line.startsWith('Not searched:')),
+      );
+    }
+  });
+
+  it('finds what it should in the awkward files', async () => {
+    const result = await runTool(disk, { pattern: 'needle (at the end|again)', mode: 'lines' }, { session });
+    expect(result.text.split('\n').slice(1, 4)).toEqual(['big/chunks.txt', '60001: needle at the end', '110002: needle again']);
+    const skipped = (result.data as { skipped: { binary: number; notUtf8: string[]; tooLarge: string[] } }).skipped;
+    expect(skipped.tooLarge).toEqual(['big/over-cap.txt']);
+    expect(skipped.notUtf8).toContain('big/late-latin1.txt');
+    expect(skipped.notUtf8.filter((file) => !file.startsWith('big/'))).toHaveLength(skipped.notUtf8.length - 1);
+    expect(skipped.binary).toBeGreaterThan(1);
+    // The links are not followed: the chunked file is named once, under its own path.
+    expect(result.text).not.toContain('link-');
+  });
+
+  it('is stopped by the regex watchdog in disk mode too, naming the file and line, and works again afterwards', async () => {
+    const trapBase = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-search-trap-')));
+    try {
+      await fs.mkdir(path.join(trapBase, 'sub'));
+      await fs.writeFile(path.join(trapBase, 'sub', 'a.txt'), 'aaa\n');
+      await fs.writeFile(path.join(trapBase, 'sub', 'trap.txt'), `start\nfine\n${'a'.repeat(40)}b\n`);
+      const tool = createReadTools({ workspace: new Workspace(trapBase), regexTimeoutMs: 500 }).find((candidate) => candidate.name === 'search_files')!;
+      const result = await runTool(tool, { pattern: '(a+)+$' }, { session });
+      expect(result.isError).toBe(true);
+      expect(result.text).toContain('ran for more than 0.5 s on line 3 of `sub/trap.txt` without finishing');
+      expect((await runTool(tool, { pattern: 'fine' }, { session })).text).toBe('1 file match `fine` (2 files searched in the workspace):\nsub/trap.txt');
+    } finally {
+      await fs.rm(trapBase, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('globForWorker', () => {
+  it('matches exactly the paths compileGlob matches', () => {
+    const globs = ['*.ts', '**/*.ts', 'src/*.ts', 'src/**', '*.{md,txt}', 'a?c.js', '[ab]*.md', '.*', 'f1*', 'src/deep/**/*.ts', './src/*.ts', '/a/b/*', 'node_modules', '*'];
+    const next = random(3);
+    const parts = ['src', 'deep', 'a', 'b', 'abc.js', 'x.ts', 'y.md', '.hidden', 'f10.txt', 'node_modules', 'README', 'a.b.ts'];
+    const paths = Array.from({ length: 400 }, () => Array.from({ length: 1 + Math.floor(next() * 4) }, () => parts[Math.floor(next() * parts.length)]!).join('/'));
+    for (const glob of globs) {
+      const expected = compileGlob(glob, 'include');
+      const pattern = globForWorker(glob);
+      const regex = new RegExp(pattern.source, pattern.flags);
+      const worker = (fromStart: string): boolean =>
+        fromStart === pattern.glob || regex.test(pattern.basename ? fromStart.slice(fromStart.lastIndexOf('/') + 1) : fromStart);
+      for (const candidate of paths) expect([glob, candidate, worker(candidate)]).toEqual([glob, candidate, expected(candidate)]);
+    }
+  });
+});
+
+describe('literalOf', () => {
+  it('gives the text of a case-sensitive pattern without regular expression syntax, else nothing', () => {
+    expect(literalOf('needle', 'u')).toBe('needle');
+    expect(literalOf('naïve needle-2 #x', '')).toBe('naïve needle-2 #x');
+    expect(literalOf('needle', 'iu')).toBeUndefined();
+    for (const pattern of ['a.b', 'a\\.b', '^a', 'a$', 'a|b', 'a?', 'a*', 'a+', '(a)', '[a]', 'a{2}', 'a]', 'a}']) expect(literalOf(pattern, 'u')).toBeUndefined();
+  });
+});
+
+describe('walkFiles', () => {
+  it('yields the same files in the same order as a plain depth-first walk, while listing ahead', async () => {
+    const reference: string[] = [];
+    const visit = async (folder: string, fromStart: string): Promise<void> => {
+      const entries = (await fs.readdir(folder, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const subfolders: string[] = [];
+      for (const entry of entries) {
+        const relative = fromStart === '' ? entry.name : `${fromStart}/${entry.name}`;
+        if (entry.isDirectory()) {
+          if (!['node_modules', '.git'].includes(entry.name)) subfolders.push(entry.name);
+        } else reference.push(`${relative}${entry.isSymbolicLink() ? ' (link)' : ''}`);
+      }
+      for (const name of subfolders) await visit(path.join(folder, name), fromStart === '' ? name : `${fromStart}/${name}`);
+    };
+    await visit(root, '');
+    const walked: string[] = [];
+    for await (const file of walkFiles(new Workspace(root), root, ['node_modules', '.git'], { unreadable: [] })) walked.push(`${file.fromStart}${file.isLink ? ' (link)' : ''}`);
+    expect(walked).toEqual(reference);
+    expect(walked).toContain('link-dir (link)');
+  });
+});
