@@ -108,6 +108,7 @@ function random(seed: number): () => number {
 
 const WORDS = ['user', 'order', 'cart', 'price', 'session', 'token', 'request', 'result', 'config', 'cache', 'item', 'query', 'stream', 'buffer'];
 
+/** Builds the benchmark's tree under `root` (the same tree every time); exported for profiling scripts. */
 export async function buildTree(root: string): Promise<{ files: number; bytes: number }> {
   const next = random(42);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;

@@ -43,10 +43,13 @@ interface Sent {
 
 /**
  * The main thread's side of the search worker. Chunks are sent in batches, answered in
- * order, and a file's matches are committed when its last chunk is answered. A watchdog
- * reads where the worker is (shared memory it updates for every line) and terminates it when
- * it has not moved for `regexTimeoutMs`: a JavaScript regular expression cannot be
- * interrupted, but the thread running it can.
+ * order, and a file's matches are committed when its last chunk is answered; in disk mode
+ * ({@link SearchChannel.walk}) the worker walks and reads itself and reports what it found.
+ * A watchdog reads where the worker is (shared memory it updates for every line, with the
+ * file's path in disk mode) and terminates it when it has not moved for `regexTimeoutMs`
+ * (time spent reading does not count): a JavaScript regular expression cannot be
+ * interrupted, but the thread running it can. A worker whose search ended normally is kept
+ * for the next search.
  */
 export class SearchChannel {
   readonly #worker;

@@ -94,8 +94,10 @@ type Loaded =
 
 /**
  * Runs one search: walks the tree (links never followed, skipped folders not entered), reads
- * each file through the workspace in chunks, and has a worker thread match the lines, so a
- * regular expression that never finishes can be stopped by terminating the worker.
+ * each file and has a worker thread match the lines, so a regular expression that never
+ * finishes can be stopped by terminating the worker. On a local workspace (see
+ * {@link readsLocalDisk}) the worker walks and reads too; otherwise this thread walks and
+ * reads through the workspace's methods, in chunks, and sends the text.
  */
 export async function runSearch(request: SearchRequest): Promise<SearchOutcome> {
   const { options, mode, limit, signal } = request;
