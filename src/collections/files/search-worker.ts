@@ -42,9 +42,9 @@ export interface SearchChunk {
 }
 
 /**
- * Disk mode: the worker walks the tree itself (links never followed, skipped folders not
- * entered, entries in name order, as `walkFiles` does), reads each file and matches it, and
- * stops once `limit` files (mode `lines`: lines) matched.
+ * Disk mode: the worker's walker thread walks the tree (links never followed, skipped folders
+ * not entered, entries in name order, as `walkFiles` does) while the worker reads each file
+ * and matches it, and stops once `limit` files (mode `lines`: lines) matched.
  */
 export interface SearchWalkJob {
   readonly type: 'walk';
@@ -111,8 +111,9 @@ export const PATH_BYTES = 16 * 1024;
  * The worker's code, plain JavaScript run with `eval: true`, so it works the same from the
  * TypeScript sources, the built package and a bundler (no worker file to locate). It imports
  * only Node's built-in modules. Chunks are text the main thread read through the workspace;
- * file jobs (disk mode, a local workspace only) are read here with synchronous calls, which
- * cost far less than a thread-pool round trip per open, read and close.
+ * in disk mode (a local workspace only) files are read here with synchronous calls, which
+ * cost far less than a thread-pool round trip per open, read and close, while a walker
+ * thread of its own lists the folders.
  */
 const SEARCH_WORKER_SOURCE = String.raw`
 const { parentPort, workerData } = require('node:worker_threads');
@@ -122,6 +123,15 @@ const { isUtf8 } = require('node:buffer');
 const { signatures, sniffBytes, chunkBytes, reading } = workerData;
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 let buffer;
+const { receiveMessageOnPort, MessageChannel, Worker } = require('node:worker_threads');
+// Slots of the control memory shared with the walker: batches it posted, batches taken here, the walk it may continue.
+const POSTED_SLOT = 0, TAKEN_SLOT = 1, STOP_SLOT = 2;
+const control = new Int32Array(new SharedArrayBuffer(12));
+const channel = new MessageChannel();
+const walkerPort = channel.port1;
+const walker = new Worker(workerData.walkerSource, { eval: true, workerData: { port: channel.port2, control: control.buffer }, transferList: [channel.port2] });
+walker.unref();
+let walkId = 0;
 // Set by each search's init message: a worker is reused by the next search once one ends normally.
 let mode, maxMatchLineLength, maxFileBytes, progress, pathBytes, regex, whole, needle;
 
@@ -276,15 +286,7 @@ function searchFile(absolute, wanted) {
 /** Milliseconds between progress messages while nothing else is worth sending. */
 const PROGRESS_MS = 25;
 
-function byName(a, b) {
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
 function walk(job) {
-  const skipped = new Set(job.skipped);
-  const include = job.include === undefined ? undefined : { ...job.include, regex: new RegExp(job.include.source, job.include.flags) };
-  const included = (fromStart) =>
-    include === undefined || fromStart === include.glob || include.regex.test(include.basename ? fromStart.slice(fromStart.lastIndexOf('/') + 1) : fromStart);
   const display = (absolute) => {
     const relative = path.relative(job.root, absolute);
     return relative === '' ? '.' : relative.split(path.sep).join('/');
@@ -326,31 +328,45 @@ function walk(job) {
     visit(job.start, startShown);
     return post({ stoppedByLimit: false });
   }
-  const pending = [{ absolute: job.start, fromStart: '' }];
-  while (pending.length > 0) {
-    const folder = pending.pop();
-    Atomics.store(progress, 1, reading);
-    let entries;
-    try {
-      entries = fs.readdirSync(folder.absolute, { withFileTypes: true });
-    } catch {
-      unreadable.push(folder.fromStart === '' ? startShown : shownPrefix + folder.fromStart);
-      continue;
-    }
-    entries.sort(byName);
-    const prefix = folder.fromStart === '' ? '' : folder.fromStart + '/';
-    const subfolders = [];
-    for (const entry of entries) {
-      if (entry.isDirectory()) {
-        if (!skipped.has(entry.name)) subfolders.push({ absolute: folder.absolute + path.sep + entry.name, fromStart: prefix + entry.name });
-      } else if (entry.isFile()) {
-        const fromStart = prefix + entry.name;
-        if (included(fromStart) && !visit(folder.absolute + path.sep + entry.name, shownPrefix + fromStart)) return post({ stoppedByLimit: true });
+  // The walker thread lists folders while this one reads and matches: two cores, and the
+  // order stays the walk's. Entries come in batches: ['f', absolute, shown] or ['u', '', shown].
+  const id = (walkId += 1);
+  Atomics.store(control, STOP_SLOT, id);
+  walker.postMessage({ id, start: job.start, skipped: job.skipped, include: job.include, shownPrefix, startShown });
+  let queue = [];
+  let next = 0;
+  let ended = false;
+  const take = () => {
+    for (;;) {
+      if (next < queue.length) return queue[next++];
+      if (ended) return undefined;
+      const posted = Atomics.load(control, POSTED_SLOT);
+      const received = receiveMessageOnPort(walkerPort);
+      if (received === undefined) {
+        Atomics.store(progress, 1, reading);
+        Atomics.wait(control, POSTED_SLOT, posted, 100);
+        continue;
       }
+      Atomics.add(control, TAKEN_SLOT, 1);
+      Atomics.notify(control, TAKEN_SLOT);
+      const message = received.message;
+      if (message.id !== id) continue;
+      queue = message.entries;
+      next = 0;
+      ended = message.end;
     }
-    for (let index = subfolders.length - 1; index >= 0; index -= 1) pending.push(subfolders[index]);
+  };
+  try {
+    for (let entry = take(); entry !== undefined; entry = take()) {
+      if (entry[0] === 'u') unreadable.push(entry[2]);
+      else if (!visit(entry[1], entry[2])) return post({ stoppedByLimit: true });
+    }
+    post({ stoppedByLimit: false });
+  } finally {
+    // Tell the walker to stop; what it still sends for this walk is passed over by the next.
+    Atomics.store(control, STOP_SLOT, 0);
+    Atomics.notify(control, TAKEN_SLOT);
   }
-  post({ stoppedByLimit: false });
 }
 
 // Answers go out in order; a result worth keeping (a match, a file passed over) goes out at once
@@ -372,6 +388,79 @@ parentPort.on('message', (batch) => {
 parentPort.postMessage({ type: 'ready' });
 `;
 
+/** Batches of files the walker may send ahead of the reading (memory stays bounded on a huge tree). */
+const WALK_BATCHES_AHEAD = 64;
+/** Files in one of the walker's batches, about. */
+const WALK_BATCH_ENTRIES = 256;
+
+/**
+ * The walker, a thread the search worker starts: it lists folders (links never followed,
+ * skipped folders not entered, entries in name order, files before subfolders) and sends
+ * the files to search in batches, at most {@link WALK_BATCHES_AHEAD} ahead of the reading.
+ */
+const WALKER_SOURCE = String.raw`
+const { workerData, parentPort } = require('node:worker_threads');
+const fs = require('node:fs');
+const path = require('node:path');
+const { port } = workerData;
+const control = new Int32Array(workerData.control);
+const POSTED_SLOT = 0, TAKEN_SLOT = 1, STOP_SLOT = 2;
+const AHEAD = ${WALK_BATCHES_AHEAD};
+const BATCH = ${WALK_BATCH_ENTRIES};
+
+function byName(a, b) {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+parentPort.on('message', (job) => {
+  const stopped = () => Atomics.load(control, STOP_SLOT) !== job.id;
+  const skipped = new Set(job.skipped);
+  const include = job.include === undefined ? undefined : { ...job.include, regex: new RegExp(job.include.source, job.include.flags) };
+  const included = (fromStart) =>
+    include === undefined || fromStart === include.glob || include.regex.test(include.basename ? fromStart.slice(fromStart.lastIndexOf('/') + 1) : fromStart);
+  let entries = [];
+  let sent = 0;
+  const send = (end) => {
+    for (;;) {
+      const taken = Atomics.load(control, TAKEN_SLOT);
+      if (Atomics.load(control, POSTED_SLOT) - taken < AHEAD || stopped()) break;
+      Atomics.wait(control, TAKEN_SLOT, taken, 100);
+    }
+    port.postMessage({ id: job.id, entries, end });
+    entries = [];
+    sent += 1;
+    Atomics.add(control, POSTED_SLOT, 1);
+    Atomics.notify(control, POSTED_SLOT);
+  };
+  const pending = [{ absolute: job.start, fromStart: '' }];
+  while (pending.length > 0 && !stopped()) {
+    const folder = pending.pop();
+    let listed;
+    try {
+      listed = fs.readdirSync(folder.absolute, { withFileTypes: true });
+    } catch {
+      entries.push(['u', '', folder.fromStart === '' ? job.startShown : job.shownPrefix + folder.fromStart]);
+      continue;
+    }
+    listed.sort(byName);
+    const prefix = folder.fromStart === '' ? '' : folder.fromStart + '/';
+    const subfolders = [];
+    for (const entry of listed) {
+      if (entry.isDirectory()) {
+        if (!skipped.has(entry.name)) subfolders.push({ absolute: folder.absolute + path.sep + entry.name, fromStart: prefix + entry.name });
+      } else if (entry.isFile()) {
+        const fromStart = prefix + entry.name;
+        if (included(fromStart)) entries.push(['f', folder.absolute + path.sep + entry.name, job.shownPrefix + fromStart]);
+      }
+    }
+    for (let index = subfolders.length - 1; index >= 0; index -= 1) pending.push(subfolders[index]);
+    // Small batches first, so reading starts at once; larger ones after.
+    if (entries.length >= (sent < 4 ? 16 : BATCH)) send(false);
+  }
+  send(true);
+});
+`;
+
 /** How long a worker waits for the next search before it is stopped. */
 const IDLE_WORKER_MS = 30_000;
 
@@ -389,7 +478,13 @@ export function takeSearchWorker(init: SearchWorkerInit): Worker {
   if (idle === undefined) {
     worker = new Worker(SEARCH_WORKER_SOURCE, {
       eval: true,
-      workerData: { signatures: BINARY_SIGNATURES, sniffBytes: BINARY_SNIFF_BYTES, chunkBytes: WORKER_CHUNK_BYTES, reading: READING },
+      workerData: {
+        signatures: BINARY_SIGNATURES,
+        sniffBytes: BINARY_SNIFF_BYTES,
+        chunkBytes: WORKER_CHUNK_BYTES,
+        reading: READING,
+        walkerSource: WALKER_SOURCE,
+      },
     });
   } else {
     worker = idle.worker;
