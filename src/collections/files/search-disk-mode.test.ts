@@ -169,6 +169,33 @@ describe('search_files on a local workspace (the worker reads the disk)', () => 
   });
 });
 
+describe('search_files disk mode across searches', () => {
+  it('a search stopped at its limit while the walker is far ahead leaves nothing behind for the next one', async () => {
+    const treeBase = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-search-walker-')));
+    try {
+      for (let folder = 0; folder < 150; folder += 1) {
+        const directory = path.join(treeBase, `d${String(folder).padStart(3, '0')}`, 'inner');
+        await fs.mkdir(directory, { recursive: true });
+        for (let file = 0; file < 20; file += 1) await fs.writeFile(path.join(directory, `f${file}.txt`), file % 2 === 0 ? 'even needle\n' : 'odd\n');
+      }
+      const tool = createReadTools({ workspace: new Workspace(treeBase) }).find((candidate) => candidate.name === 'search_files')!;
+      for (let round = 0; round < 3; round += 1) {
+        const first = await runTool(tool, { pattern: 'needle', limit: 1 }, { session });
+        expect(first.text.split('\n').slice(0, 2)).toEqual(['1 file match `needle` (1 file searched in the workspace):', 'd000/inner/f0.txt']);
+        const all = await runTool(tool, { pattern: 'needle', mode: 'counts', limit: 1_000 }, { session });
+        const lines = all.text.split('\n');
+        expect(lines[0]).toBe('1,000 matching lines in 1,000 files for `needle` (1,999 files searched in the workspace):');
+        expect(lines[1]).toBe('d000/inner/f0.txt: 1');
+        expect(lines[2]).toBe('d000/inner/f10.txt: 1');
+        const odd = await runTool(tool, { pattern: '^odd$', include: 'd14*/**/f1?.txt', mode: 'counts', limit: 1_000 }, { session });
+        expect(odd.text.split('\n')[0]).toBe('50 matching lines in 50 files for `^odd$` (100 files searched in the workspace):');
+      }
+    } finally {
+      await fs.rm(treeBase, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('globForWorker', () => {
   it('matches exactly the paths compileGlob matches', () => {
     const globs = ['*.ts', '**/*.ts', 'src/*.ts', 'src/**', '*.{md,txt}', 'a?c.js', '[ab]*.md', '.*', 'f1*', 'src/deep/**/*.ts', './src/*.ts', '/a/b/*', 'node_modules', '*'];
