@@ -127,11 +127,16 @@ const { receiveMessageOnPort, MessageChannel, Worker } = require('node:worker_th
 // Slots of the control memory shared with the walker: batches it posted, batches taken here, the walk it may continue.
 const POSTED_SLOT = 0, TAKEN_SLOT = 1, STOP_SLOT = 2;
 const control = new Int32Array(new SharedArrayBuffer(12));
-const channel = new MessageChannel();
-const walkerPort = channel.port1;
-const walker = new Worker(workerData.walkerSource, { eval: true, workerData: { port: channel.port2, control: control.buffer }, transferList: [channel.port2] });
-walker.unref();
+// Started at the first walk (a search through a non-local workspace needs none).
+let walker, walkerPort;
 let walkId = 0;
+
+function startWalker() {
+  const channel = new MessageChannel();
+  walkerPort = channel.port1;
+  walker = new Worker(workerData.walkerSource, { eval: true, workerData: { port: channel.port2, control: control.buffer }, transferList: [channel.port2] });
+  walker.unref();
+}
 // Set by each search's init message: a worker is reused by the next search once one ends normally.
 let mode, maxMatchLineLength, maxFileBytes, progress, pathBytes, regex, whole, needle;
 
@@ -330,6 +335,7 @@ function walk(job) {
   }
   // The walker thread lists folders while this one reads and matches: two cores, and the
   // order stays the walk's. Entries come in batches: ['f', absolute, shown] or ['u', '', shown].
+  if (walker === undefined) startWalker();
   const id = (walkId += 1);
   Atomics.store(control, STOP_SLOT, id);
   walker.postMessage({ id, start: job.start, skipped: job.skipped, include: job.include, shownPrefix, startShown });
