@@ -62,6 +62,19 @@ describe('the packed package', () => {
     expect(JSON.parse(output)).toEqual({ result: { text: 'HI', isError: false }, root: true });
   });
 
+  it('installs the agent-toolbelt command: help works without the MCP SDK, serving says how to get it', async () => {
+    const bin = path.join(consumer, 'node_modules', '.bin', 'agent-toolbelt');
+    const { stdout } = await run(bin, ['--help'], { cwd: consumer });
+    expect(stdout).toMatch(/^Usage: agent-toolbelt mcp --root DIR \[options\]/);
+    const failure = await run(bin, ['mcp', '--root', consumer], { cwd: consumer }).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain('The MCP server needs the `@modelcontextprotocol/sdk` package');
+    expect(failure?.stderr).toContain('npx -y -p agent-toolbelt -p @modelcontextprotocol/sdk agent-toolbelt mcp --root DIR');
+  });
+
   it('imports agent-toolbelt/openai without the openai package', async () => {
     const built = existsSync(path.join(repository, 'dist', 'adapters', 'openai', 'index.js'));
     if (!built) {
