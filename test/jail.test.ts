@@ -144,6 +144,17 @@ describe('Workspace.resolve refuses', () => {
     expect((await refusal('hop0/secret.txt')).reason).toBe('link-outside');
   });
 
+  it('a link out reached by `..` after a folder that does not exist', async () => {
+    // `nope/../out` is `out` to the file system: the part after a missing folder is still checked.
+    await fs.symlink(outside, path.join(root, 'out'));
+    expect((await refusal('nope/../out/secret.txt')).reason).toBe('link-outside');
+    expect((await refusal('nope/deeper/../../out/new-file.txt')).reason).toBe('link-outside');
+    await fs.symlink('missing-target', path.join(root, 'dangling-inside'));
+    expect((await refusal('dangling-inside/../out/new-file.txt')).reason).toBe('link-outside');
+    expect((await refusal('nope/../../outside/secret.txt')).reason).toBe('outside');
+    await outsideUntouched();
+  });
+
   it('a relative link target that climbs out', async () => {
     await fs.symlink('../../outside/secret.txt', path.join(root, 'src', 'rel'));
     expect((await refusal('src/rel')).reason).toBe('link-outside');

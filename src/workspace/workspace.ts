@@ -102,6 +102,8 @@ export class Workspace {
       if (part === '..') {
         if (current === this.root) throw this.#outside(input, hops > 0);
         current = path.dirname(current);
+        // `nope/../link`: the parts after `..` may exist again (and be links), so check them.
+        missing = false;
         continue;
       }
       const next = path.join(current, part);

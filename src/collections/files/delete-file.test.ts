@@ -14,6 +14,16 @@ afterEach(async () => {
 });
 
 describe('delete_file', () => {
+  it('refuses a link out reached by `..` after a missing folder, deleting nothing outside', async () => {
+    await fs.writeFile(path.join(kit.outside, 'secret.txt'), 'secret');
+    await fs.symlink(kit.outside, path.join(kit.root, 'out'));
+    const deleted = await kit.run('delete_file', { path: 'nope/../out/secret.txt' });
+    expect(deleted).toMatchObject({ isError: true, text: '`nope/../out/secret.txt` leads outside the workspace through a symbolic link, so it cannot be used. Work with files inside the workspace.' });
+    const created = await kit.run('create_file', { path: 'nope/../out/new.txt', content: 'x' });
+    expect(created).toMatchObject({ isError: true, text: '`nope/../out/new.txt` leads outside the workspace through a symbolic link, so it cannot be used. Work with files inside the workspace.' });
+    expect(await fs.readdir(kit.outside)).toEqual(['secret.txt']);
+  });
+
   it('deletes a file', async () => {
     await kit.put('a.txt', 'a');
     const result = await kit.run('delete_file', { path: 'a.txt' });
