@@ -28,7 +28,7 @@ export function runShellDescription(settings: ShellDescriptionSettings): string 
     parts.push(
       `Only commands starting with ${settings.allow.map((prefix) => `\`${prefix}\``).join(', ')} may run` +
         (settings.deny === undefined ? '' : `, except ${settings.deny.map((prefix) => `\`${prefix}\``).join(', ')}`) +
-        ', one at a time: no chaining (; & | && ||), substitution ($( and backticks), redirection (< >) or line breaks.',
+        ', one at a time: no chaining (; & | && ||), substitution ($( ${ $[ and backticks), redirection (< >) or line breaks.',
     );
   }
   if (settings.sandboxed) {

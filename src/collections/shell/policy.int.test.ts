@@ -17,6 +17,12 @@ describe('run_shell allowlist: bypasses are refused with nothing run', () => {
     ['git status >> MARK', 'redirection `>`'],
     ['git status < MARK', 'redirection `<`'],
     ['git diff <(touch MARK)', 'process substitution `<(`'],
+    // Bash runs code through expansions without `$(`: prompt expansion and arithmetic subscripts.
+    ["git status ${x:='$'(touch MARK)} ${x@P}", 'parameter expansion `${`'],
+    ["git status ${x:=$'\\x60touch MARK\\x60'} ${x@P}", 'parameter expansion `${`'],
+    ["git status ${z[$'\\x24(touch MARK)']}", 'parameter expansion `${`'],
+    ["git status ${x:=a['$'(touch MARK)]} $[x]", 'parameter expansion `${`'],
+    ["git status $[a[x]]", 'arithmetic expansion `$[`'],
     ['git status\ntouch MARK', 'a line break'],
     ['git status\rtouch MARK', 'a carriage return'],
     ['git status\0touch MARK', 'a NUL byte'],
@@ -30,7 +36,7 @@ describe('run_shell allowlist: bypasses are refused with nothing run', () => {
       expect(result.isError).toBe(true);
       expect(result.text).toBe(
         `Refused: this host only allows single commands starting with \`git\`, and this command contains ${named}. Nothing was run. ` +
-          'Run one command per call, without chaining (`;` `&` `|` `&&` `||`), substitution (`$(` and backticks), redirection (`<` `>`) or line breaks; ' +
+          'Run one command per call, without chaining (`;` `&` `|` `&&` `||`), substitution (`$(` `${` `$[` and backticks), redirection (`<` `>`) or line breaks; ' +
           'use working_directory instead of `cd`, and the file tools to write files.',
       );
       expect(asked).toBe(false);

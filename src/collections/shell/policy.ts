@@ -10,6 +10,10 @@ const COMPOUND_SYNTAX: readonly (readonly [string, string])[] = [
   ['\r', 'a carriage return'],
   ['$(', 'command substitution `$(`'],
   ['`', 'command substitution with backticks'],
+  // `${x@P}` (prompt expansion) and array subscripts in `${…}` and `$[…]` (arithmetic) run
+  // `$(…)` that quoting or `$'\x24'` put together, so they count as substitution.
+  ['${', 'parameter expansion `${`'],
+  ['$[', 'arithmetic expansion `$[`'],
   ['<(', 'process substitution `<(`'],
   ['>(', 'process substitution `>(`'],
   ['&&', '`&&`'],
@@ -70,7 +74,7 @@ export function checkCommand(command: string, policy: CommandPolicy): string | u
   if (compound !== undefined) {
     return (
       `Refused: this host only allows single commands starting with ${allowed}, and this command contains ${compound}. ` +
-      'Nothing was run. Run one command per call, without chaining (`;` `&` `|` `&&` `||`), substitution (`$(` and backticks), ' +
+      'Nothing was run. Run one command per call, without chaining (`;` `&` `|` `&&` `||`), substitution (`$(` `${` `$[` and backticks), ' +
       'redirection (`<` `>`) or line breaks; use working_directory instead of `cd`, and the file tools to write files.'
     );
   }
