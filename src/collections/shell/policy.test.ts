@@ -36,6 +36,27 @@ describe('commandApprovalKey', () => {
   });
 });
 
+describe('commandApprovalKey never remembers a shell or inline code under another spelling', () => {
+  it('is undefined for a runner given by path, quoted, escaped or after `!`/`coproc`, and for inline code flags', () => {
+    const commands = [
+      '/bin/bash -c "rm -rf x"',
+      "'bash' -c x",
+      '"sh" -c x',
+      '\\bash -c x',
+      'b\\ash -c x',
+      '/usr/bin/env rm -rf x',
+      '! bash -c x',
+      'coproc bash -c x',
+      'node -e "require(1)"',
+      'python3 -c "import os"',
+      'perl -e 1',
+      'node --eval 1',
+    ];
+    for (const command of commands) expect(commandApprovalKey(command), command).toBeUndefined();
+    expect(commandApprovalKey('./node_modules/.bin/vitest run')).toBe('./node_modules/.bin/vitest run');
+  });
+});
+
 describe('onlyChangesDirectory', () => {
   it('spots commands that only cd', () => {
     expect(onlyChangesDirectory('cd src')).toBe(true);

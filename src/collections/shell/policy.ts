@@ -32,8 +32,11 @@ const COMPOUND_SYNTAX: readonly (readonly [string, string])[] = [
 export const COMMAND_RUNNERS: ReadonlySet<string> = new Set([
   'bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'eval', 'exec', 'source', '.', 'env', 'sudo', 'su', 'doas',
   'xargs', 'nohup', 'timeout', 'nice', 'ionice', 'time', 'command', 'builtin', 'watch', 'ssh', 'setsid',
-  'stdbuf', 'chroot', 'unshare', 'nsenter', 'script', 'parallel',
+  'stdbuf', 'chroot', 'unshare', 'nsenter', 'script', 'parallel', '!', 'coproc',
 ]);
+
+/** Second words that hand a program code to run (`node -e`, `python -c`): "always" would approve any code. */
+const INLINE_CODE_FLAGS: ReadonlySet<string> = new Set(['-c', '-e', '--eval', '--command']);
 
 /** The allow and deny lists after validation. */
 export interface CommandPolicy {
@@ -93,15 +96,18 @@ export function checkCommand(command: string, policy: CommandPolicy): string | u
  * The key an "always" approval of `command` is remembered under: its first two words
  * (`git status`, `npm test`, `ls -la`), or its only word. "Always" for `npm run build` thus
  * covers every `npm run …`. `undefined` for chained or compound commands, for leading
- * variable assignments and for commands that run other commands (`bash -c`, `xargs`,
- * `sudo`), so "always" is never remembered for them.
+ * variable assignments, for commands that run other commands (`bash -c`, `/bin/sh`, `xargs`,
+ * `sudo`) and for inline code (`node -e`, `python -c`), so "always" is never remembered for them.
  */
 export function commandApprovalKey(command: string): string | undefined {
   if (findCompoundSyntax(command) !== undefined) return undefined;
   const words = commandWords(command);
   const first = words[0];
   if (first === undefined) return undefined;
-  if (COMMAND_RUNNERS.has(first) || first.includes('=') || first.startsWith('(') || first.startsWith('{')) return undefined;
+  // The program as the shell finds it: `/bin/bash`, `'bash'` and `b\ash` all run bash.
+  const program = first.replace(/["'\\]/g, '').split('/').at(-1)!;
+  if (COMMAND_RUNNERS.has(program) || first.includes('=') || first.startsWith('(') || first.startsWith('{')) return undefined;
+  if (words[1] !== undefined && INLINE_CODE_FLAGS.has(words[1].replace(/["'\\]/g, ''))) return undefined;
   return words.slice(0, 2).join(' ');
 }
 
