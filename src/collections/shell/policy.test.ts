@@ -10,6 +10,16 @@ describe('matchesPrefix', () => {
     expect(matchesPrefix('git statusx', 'git status')).toBe(false);
     expect(matchesPrefix('  git\tstatus ', 'git status')).toBe(true);
   });
+
+  it('sees words as the shell does after quote removal, so quoting cannot slip past deny', () => {
+    const policy = { allow: ['git'], deny: ['git push'] };
+    for (const command of ['git "push" origin', "git pu''sh", 'git pu\\sh', "'git' push"]) {
+      expect(checkCommand(command, policy), command).toBe(
+        'Refused: commands starting with `git push` are denied on this host. Nothing was run. Do not retry it in another form; ask the user if it is needed.',
+      );
+    }
+    expect(checkCommand('"git" status', policy)).toBeUndefined();
+  });
 });
 
 describe('findCompoundSyntax', () => {

@@ -57,12 +57,21 @@ export function commandWords(command: string): string[] {
   return command.trim().split(/[ \t]+/).filter((word) => word.length > 0);
 }
 
-/** True when the command's first words are the prefix's words, ignoring case (`git` matches `git log`, not `gitk`). */
+/**
+ * True when the command's first words are the prefix's words, ignoring case (`git` matches
+ * `git log`, not `gitk`). Quotes and backslashes are dropped first, as the shell drops them,
+ * so `git "push"` matches `git push`.
+ */
 export function matchesPrefix(command: string, prefix: string): boolean {
   const words = commandWords(command);
   const wanted = commandWords(prefix);
   if (wanted.length === 0 || words.length < wanted.length) return false;
-  return wanted.every((word, index) => words[index]!.toLowerCase() === word.toLowerCase());
+  return wanted.every((word, index) => unquoted(words[index]!).toLowerCase() === unquoted(word).toLowerCase());
+}
+
+/** A word without its quotes and backslashes. */
+function unquoted(word: string): string {
+  return word.replace(/["'\\]/g, '');
 }
 
 /**
@@ -105,9 +114,9 @@ export function commandApprovalKey(command: string): string | undefined {
   const first = words[0];
   if (first === undefined) return undefined;
   // The program as the shell finds it: `/bin/bash`, `'bash'` and `b\ash` all run bash.
-  const program = first.replace(/["'\\]/g, '').split('/').at(-1)!;
+  const program = unquoted(first).split('/').at(-1)!;
   if (COMMAND_RUNNERS.has(program) || first.includes('=') || first.startsWith('(') || first.startsWith('{')) return undefined;
-  if (words[1] !== undefined && INLINE_CODE_FLAGS.has(words[1].replace(/["'\\]/g, ''))) return undefined;
+  if (words[1] !== undefined && INLINE_CODE_FLAGS.has(unquoted(words[1]))) return undefined;
   return words.slice(0, 2).join(' ');
 }
 
