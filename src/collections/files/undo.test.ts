@@ -176,6 +176,31 @@ describe('undo', () => {
     expect(await listTree(kit.outside)).toEqual([]);
   });
 
+  it('never touches the private folder, whatever a crafted session record says', async () => {
+    await kit.put('a.txt', 'a\n');
+    await kit.read('a.txt');
+    await expectOk(kit.run('edit_file', { path: 'a.txt', old_string: 'a', new_string: 'b' }));
+    const json = JSON.parse(JSON.stringify(kit.session.toJSON()));
+    const [backup] = await fs.readdir(path.join(kit.root, '.toolbelt', 'backups'));
+    json.state['files.undo'][kit.workspace.root].units = [
+      [
+        { type: 'delete-link', path: '.toolbelt/notes', target: kit.outside },
+        { type: 'delete', path: '.toolbelt/session-log.md', backup: `.toolbelt/backups/${backup}`, mode: 0o644 },
+        { type: 'move', from: '.toolbelt/moved.txt', to: 'a.txt', after: 'ignored' },
+      ],
+    ];
+    const result = await undo(restoreSession(json));
+    const reason = 'it is inside the private folder `.toolbelt/`, which undo never changes';
+    expect(result.restored).toEqual([]);
+    expect(result.skipped).toEqual([
+      { path: '.toolbelt/moved.txt', reason },
+      { path: '.toolbelt/session-log.md', reason },
+      { path: '.toolbelt/notes', reason },
+    ]);
+    expect((await fs.readdir(path.join(kit.root, '.toolbelt'))).sort()).toEqual(['.gitignore', 'backups']);
+    expect(await kit.text('a.txt')).toBe('b\n');
+  });
+
   it('names a file whose backup copy is gone', async () => {
     await kit.put('a.txt', 'a\n');
     await kit.read('a.txt');

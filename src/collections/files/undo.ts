@@ -128,12 +128,15 @@ export async function undoLastUnit(session: Session, workspace: Workspace): Prom
 
 const CHANGED = 'it changed after the file tools left it, so it was left as it is';
 const BACKUP_GONE = 'its backup copy in .toolbelt/backups/ is gone (copies are kept for a week, the newest 100)';
+/** The file tools never change `.toolbelt/`, so no record (a session restored from JSON is only data) makes undo do it. */
+const PRIVATE = 'it is inside the private folder `.toolbelt/`, which undo never changes';
 
 async function undoChange(session: Session, workspace: Workspace, change: UndoChange): Promise<UndoneFile | SkippedFile> {
   switch (change.type) {
     case 'write':
     case 'create': {
       const { absolute } = await workspace.resolve(change.path, { followFinalLink: false });
+      if (workspace.isPrivate(absolute)) return { path: change.path, reason: PRIVATE };
       return withPathLocks([absolute], async () => {
         const now = await fingerprint(workspace, absolute);
         if (now === undefined) return { path: change.path, reason: change.type === 'create' ? 'it no longer exists' : 'it no longer exists, so it was not recreated' };
@@ -152,6 +155,7 @@ async function undoChange(session: Session, workspace: Workspace, change: UndoCh
     case 'move': {
       const from = await workspace.resolve(change.from, { followFinalLink: false });
       const to = await workspace.resolve(change.to, { followFinalLink: false });
+      if (workspace.isPrivate(from.absolute) || workspace.isPrivate(to.absolute)) return { path: change.from, reason: PRIVATE };
       return withPathLocks([from.absolute, to.absolute], async () => {
         const now = await fingerprint(workspace, to.absolute);
         if (now === undefined) return { path: change.from, reason: `\`${change.to}\`, where it was moved, no longer exists` };
@@ -168,6 +172,7 @@ async function undoChange(session: Session, workspace: Workspace, change: UndoCh
     case 'delete':
     case 'delete-link': {
       const { absolute } = await workspace.resolve(change.path, { followFinalLink: false });
+      if (workspace.isPrivate(absolute)) return { path: change.path, reason: PRIVATE };
       return withPathLocks([absolute], async () => {
         if ((await workspace.lstatOrUndefined(absolute)) !== undefined) {
           return { path: change.path, reason: 'something new exists at its path, so the deleted file was not put back over it' };
