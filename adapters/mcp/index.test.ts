@@ -178,6 +178,29 @@ describe('createMcpServer', () => {
     expect(written).toEqual([]);
   });
 
+  it('tells the model about a finished background job in the next tool result, once', async () => {
+    const slow: ToolCollection = {
+      name: 'slow',
+      tools: [defineTool({ name: 'build', description: 'Builds.', kind: 'execute', canRunInBackground: true, input: z.object({}),
+        execute: async () => (await new Promise((resolve) => setTimeout(resolve, 20)), 'built') })],
+    };
+    const server = createMcpServer([slow, collection], { background: ['build'], mode: 'auto' });
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    await client.connect(clientTransport);
+    clients.push(client);
+
+    expect(text(await client.callTool({ name: 'build', arguments: { run_in_background: true } }))).toMatch(/^Started job 1 \(build \{\}\) in the background\./);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const next = await client.callTool({ name: 'look', arguments: { at: 'the sky' } });
+    expect(next.content).toEqual([
+      { type: 'text', text: 'saw the sky' },
+      { type: 'text', text: expect.stringMatching(/^Background jobs that finished:\njob 1 \(build \{\}\) finished after \d+ ms; read it with job_output\.$/) },
+    ]);
+    expect((await client.callTool({ name: 'look', arguments: { at: 'it again' } })).content).toEqual([{ type: 'text', text: 'saw it again' }]);
+  });
+
   it('validates its options, naming the option', () => {
     expect(() => createMcpServer([collection], { elicitationTimeoutMs: -1 })).toThrow('Expected the `elicitationTimeoutMs` option to be a positive integer, got `-1` (number).');
     expect(() => createMcpServer([collection], { mode: 'fast' as 'auto' })).toThrow("Expected the `mode` option to be one of 'ask', 'accept-edits', 'plan', 'auto', got `fast`.");

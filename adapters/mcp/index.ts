@@ -3,6 +3,7 @@ import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   assertApprovalMode,
+  collectContext,
   collectInstructions,
   collectTools,
   createSession,
@@ -76,6 +77,9 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
   const timeoutMs = options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;
   const served = options.background === undefined ? collections : withBackground(collections, { tools: options.background });
   const tools = collectTools(served);
+  // MCP has no per-turn context, so the jobs collection's notices (a job finished) ride on the
+  // next tool result: the model was told it would hear when a job ends.
+  const jobs = served.length > collections.length ? served.slice(collections.length) : [];
   const instructions = collectInstructions(served);
   const server = new McpServer(
     { name: options.name ?? 'agent-toolbelt', version: options.version ?? '0.0.0' },
@@ -87,8 +91,11 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
     const registered = server.registerTool(
       tool.name,
       { description: tool.description, inputSchema: tool.input, annotations: toolAnnotations(tool) },
-      async (input: Record<string, unknown>, extra: { signal: AbortSignal; requestId: string | number }) =>
-        toCallToolResult(await callTool(tool, input, extra.signal, String(extra.requestId))),
+      async (input: Record<string, unknown>, extra: { signal: AbortSignal; requestId: string | number }) => {
+        const result = toCallToolResult(await callTool(tool, input, extra.signal, String(extra.requestId)));
+        const notice = jobs.length === 0 ? undefined : await collectContext(jobs, session);
+        return notice === undefined ? result : { ...result, content: [...result.content, { type: 'text' as const, text: notice }] };
+      },
     );
     if (tool.answeredByClient !== undefined) clientAnswered.push(registered);
   }
