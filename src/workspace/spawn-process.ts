@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { execa } from 'execa';
@@ -43,6 +44,13 @@ export interface SpawnedProcess {
 }
 
 const running = new Set<SpawnedProcess>();
+
+/**
+ * Set, with a value of its own, in the environment of every program {@link spawnProcess}
+ * starts, and so inherited by what it starts: a leftover that started a session of its own
+ * and lost its parent (`setsid server &`) is still found by it and stopped.
+ */
+export const PROCESS_MARKER_VARIABLE = 'AGENT_TOOLBELT_PROCESS';
 let exitHookInstalled = false;
 
 /**
@@ -52,9 +60,10 @@ let exitHookInstalled = false;
  */
 export function spawnProcess(file: string, args: readonly string[], options: SpawnProcessOptions): SpawnedProcess {
   installExitHook();
+  const marker = randomUUID();
   const subprocess = execa(file, args, {
     cwd: options.cwd,
-    env: { ...options.env },
+    env: { ...options.env, [PROCESS_MARKER_VARIABLE]: marker },
     extendEnv: false,
     stdin: 'ignore',
     stdout: 'pipe',
@@ -86,6 +95,7 @@ export function spawnProcess(file: string, args: readonly string[], options: Spa
     stop(signal) {
       if (pid === undefined) return;
       for (const [member, started] of processTree(pid)) seen.set(member, started);
+      for (const [member, started] of markedProcesses(marker)) seen.set(member, started);
       try {
         process.kill(-pid, signal);
       } catch {
@@ -182,6 +192,34 @@ function processTree(pid: number): Map<number, string> {
   const own = starts.get(pid);
   if (own !== undefined) tree.set(pid, own);
   return tree;
+}
+
+/**
+ * Processes (Linux, same user) whose environment holds {@link PROCESS_MARKER_VARIABLE} set to
+ * `marker`: descendants that left the process group and the parent chain.
+ */
+function markedProcesses(marker: string): Map<number, string> {
+  const found = new Map<number, string>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return found;
+  }
+  const wanted = Buffer.from(`${PROCESS_MARKER_VARIABLE}=${marker}\0`);
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let environment: Buffer;
+    try {
+      environment = readFileSync(`/proc/${entry}/environ`);
+    } catch {
+      continue;
+    }
+    if (!environment.includes(wanted)) continue;
+    const started = startTime(Number(entry));
+    if (started !== undefined) found.set(Number(entry), started);
+  }
+  return found;
 }
 
 function startTime(pid: number): string | undefined {

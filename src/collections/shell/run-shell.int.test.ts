@@ -126,6 +126,16 @@ describe('run_shell: timeouts, cancellation and the process tree', () => {
     expect(await waitFor(() => !isAlive(pid!))).toBe(true);
   });
 
+  it('also stops a leftover that started a session of its own and still holds the output open', async () => {
+    const { run, workspace } = await shellHarness();
+    const result = await run({ command: 'setsid sleep 30 & echo $! > pid; echo done' });
+    expect(result.text).toContain('Note: The command ended, but a process it left running in the background kept its output open, so it was stopped after 2 s.');
+    const [pid] = await readPids(path.join(workspace.root, 'pid'));
+    const stopped = await waitFor(() => !isAlive(pid!));
+    if (!stopped) process.kill(pid!, 'SIGKILL');
+    expect(stopped).toBe(true);
+  });
+
   it('caps timeout_seconds at the host maximum with a note, and refuses less than 1', async () => {
     const { run } = await shellHarness({ timeoutMs: 1_000, maxTimeoutMs: 2_000 });
     const capped = await run({ command: 'sleep 5', timeout_seconds: 900 });
