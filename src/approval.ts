@@ -116,6 +116,36 @@ export function noApproverText(toolName: string): string {
   return `${toolName} needs the user's approval and this host cannot ask for it, so it was not run. Tell the user what you wanted to do and let them run it, or use a tool that needs no approval.`;
 }
 
+/**
+ * Validates a host's per-tool approval overrides against the tools it hands out: each key
+ * must name one of them (a misspelt name would silently leave that tool's default in place,
+ * so a call the host meant to ask about would run unasked) and each rule must be `true`,
+ * `false` or a function of the input.
+ */
+export function assertApprovalOverrides(
+  overrides: unknown,
+  toolNames: Iterable<string>,
+  optionName = 'needsApproval',
+): asserts overrides is ApprovalOverrides | undefined {
+  if (overrides === undefined) return;
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
+    throw new TypeError(
+      `Expected the \`${optionName}\` option to map tool names to true, false or a function of the input, got \`${String(overrides)}\` (${typeof overrides}).`,
+    );
+  }
+  const known = [...toolNames];
+  for (const [name, rule] of Object.entries(overrides)) {
+    if (!known.includes(name)) {
+      throw new TypeError(
+        `Expected \`${optionName}\` to name tools of the collections, got \`${name}\`; the tools are ${known.join(', ')}. A misspelt name would leave that tool's default in place.`,
+      );
+    }
+    if (typeof rule !== 'boolean' && typeof rule !== 'function') {
+      throw new TypeError(`Expected \`${optionName}.${name}\` to be true, false or a function of the input, got \`${String(rule)}\` (${typeof rule}).`);
+    }
+  }
+}
+
 /** Validates a host's approval mode option. */
 export function assertApprovalMode(mode: unknown, optionName = 'mode'): asserts mode is ApprovalMode | undefined {
   if (mode !== undefined && !APPROVAL_MODES.includes(mode as ApprovalMode)) {

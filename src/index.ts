@@ -21,6 +21,7 @@ export {
   approvalKeyOf,
   approvalRequest,
   assertApprovalMode,
+  assertApprovalOverrides,
   decideApproval,
   denialText,
   noApproverText,

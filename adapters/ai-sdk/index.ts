@@ -2,6 +2,7 @@
 import type { LanguageModelMiddleware, Tool } from 'ai';
 import {
   assertApprovalMode,
+  assertApprovalOverrides,
   collectInstructions,
   collectTools,
   Session,
@@ -73,6 +74,7 @@ export function toAiSdk(collections: readonly ToolCollection[], options: AiSdkOp
   const settings = validateOptions(collections, options);
   const all = withBackgroundTools(collections, options.background);
   const definitions = collectTools(all);
+  assertApprovalOverrides(options.needsApproval, definitions.keys());
   const tools: Record<string, Tool<any, any>> = {};
   for (const [name, tool] of definitions) tools[name] = toAiSdkTool(tool, settings);
   return {
@@ -105,11 +107,6 @@ function validateOptions(collections: readonly ToolCollection[], options: AiSdkO
     throw new TypeError(`Expected the \`onApproval\` option to be a function, got \`${String(options.onApproval)}\` (${typeof options.onApproval}).`);
   }
   assertApprovalMode(options.mode);
-  for (const [name, rule] of Object.entries(options.needsApproval ?? {})) {
-    if (typeof rule !== 'boolean' && typeof rule !== 'function') {
-      throw new TypeError(`Expected \`needsApproval.${name}\` to be true, false or a function of the input, got \`${String(rule)}\` (${typeof rule}).`);
-    }
-  }
   return options;
 }
 

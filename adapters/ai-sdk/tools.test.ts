@@ -109,6 +109,9 @@ describe('toAiSdk tools in a tool loop', () => {
     expect(() => toAiSdk([collection], { session: createSession(), needsApproval: { write_note: 'yes' as never } })).toThrow(
       'Expected `needsApproval.write_note` to be true, false or a function of the input, got `yes` (string).',
     );
+    expect(() => toAiSdk([collection], { session: createSession(), needsApproval: { write_notes: true } })).toThrow(
+      'Expected `needsApproval` to name tools of the collections, got `write_notes`; the tools are read_note, write_note, broken. A misspelt name would leave that tool\'s default in place.',
+    );
     expect(() => toAiSdk([collection], { session: createSession(), background: 'run_shell' as never })).toThrow(
       "Expected the `background` option to be a list of tool names such as ['run_shell'] or withBackground() options, got `run_shell` (string).",
     );

@@ -2,6 +2,7 @@
 import type { AgentMiddleware } from 'langchain';
 import {
   assertApprovalMode,
+  assertApprovalOverrides,
   collectInstructions,
   collectTools,
   errorResult,
@@ -78,6 +79,7 @@ export function toLangChain(collections: readonly ToolCollection[], options: Lan
   }
   const all = withBackground(collections, { tools: background });
   const definitions = collectTools(all);
+  assertApprovalOverrides(options.needsApproval, definitions.keys());
   const resolveSession: SessionResolver = createSessionResolver(options);
   const settings = { onApproval: options.onApproval, mode: options.mode, needsApproval: options.needsApproval };
 

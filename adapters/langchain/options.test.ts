@@ -27,6 +27,15 @@ describe('toLangChain options', () => {
     );
   });
 
+  it('refuses per-tool approval overrides for tools it does not have, or that are not a rule', () => {
+    expect(() => toLangChain([collection], { needsApproval: { write_note: 'yes' as never } })).toThrow(
+      'Expected `needsApproval.write_note` to be true, false or a function of the input, got `yes` (string).',
+    );
+    expect(() => toLangChain([collection], { needsApproval: { writenote: true } })).toThrow(
+      'Expected `needsApproval` to name tools of the collections, got `writenote`; the tools are echo, write_note, boom, find_thing. A misspelt name would leave that tool\'s default in place.',
+    );
+  });
+
   it('refuses two tools with one name', () => {
     expect(() => toLangChain([collection, { ...collection, name: 'again' }])).toThrow(
       'Two tools are named `echo`: one in the `recording` collection and one in `again`. Give each collection once.',

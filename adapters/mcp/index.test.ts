@@ -206,5 +206,11 @@ describe('createMcpServer', () => {
     expect(() => createMcpServer([collection], { mode: 'fast' as 'auto' })).toThrow("Expected the `mode` option to be one of 'ask', 'accept-edits', 'plan', 'auto', got `fast`.");
     expect(() => createMcpServer([collection], { name: '' })).toThrow('Expected the `name` option to be a non-empty string, got `` (string).');
     expect(() => createMcpServer([collection], { session: {} as never })).toThrow('Expected the `session` option to be a Session');
+    expect(() => createMcpServer([collection], { needsApproval: { save: 'yes' as never } })).toThrow(
+      'Expected `needsApproval.save` to be true, false or a function of the input, got `yes` (string).',
+    );
+    expect(() => createMcpServer([collection], { needsApproval: { saves: false } })).toThrow(
+      /^Expected `needsApproval` to name tools of the collections, got `saves`; the tools are look, save, /,
+    );
   });
 });

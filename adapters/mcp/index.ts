@@ -3,6 +3,7 @@ import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   assertApprovalMode,
+  assertApprovalOverrides,
   collectContext,
   collectInstructions,
   collectTools,
@@ -77,6 +78,7 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
   const timeoutMs = options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;
   const served = options.background === undefined ? collections : withBackground(collections, { tools: options.background });
   const tools = collectTools(served);
+  assertApprovalOverrides(options.needsApproval, tools.keys());
   // MCP has no per-turn context, so the jobs collection's notices (a job finished) ride on the
   // next tool result: the model was told it would hear when a job ends.
   const jobs = served.length > collections.length ? served.slice(collections.length) : [];

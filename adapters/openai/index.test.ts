@@ -101,6 +101,12 @@ describe('toOpenAI specs', () => {
     expect(() => toOpenAI([notes], { api: 'chat', strict: 'yes' as unknown as boolean })).toThrow('Expected the `strict` option to be a boolean, got `yes` (string).');
     expect(() => toOpenAI([notes], { api: 'chat', mode: 'yolo' as 'auto' })).toThrow("Expected the `mode` option to be one of 'ask', 'accept-edits', 'plan', 'auto', got `yolo`.");
     expect(() => toOpenAI([notes], { api: 'chat', session: {} as never })).toThrow('Expected the `session` option to be a Session');
+    expect(() => toOpenAI([notes], { api: 'chat', needsApproval: { write_note: 'no' as never } })).toThrow(
+      'Expected `needsApproval.write_note` to be true, false or a function of the input, got `no` (string).',
+    );
+    expect(() => toOpenAI([notes], { api: 'chat', needsApproval: { edit_note: true } })).toThrow(
+      /^Expected `needsApproval` to name tools of the collections, got `edit_note`; the tools are read_note, /,
+    );
     const dotted = { ...readNote, name: 'read.note' };
     expect(() => toOpenAI([{ name: 'bad', tools: [dotted] }], { api: 'chat' })).toThrow('Expected the tool name `read.note` to match /^[a-zA-Z0-9_-]{1,64}$/ for OpenAI function calling.');
   });

@@ -1,6 +1,7 @@
 /** @module agent-toolbelt/openai: OpenAI function specs and a dispatcher for Chat Completions and the Responses API, with no dependency on the `openai` package. */
 import {
   assertApprovalMode,
+  assertApprovalOverrides,
   collectContext,
   collectInstructions,
   collectTools,
@@ -38,6 +39,7 @@ export function toOpenAI<Api extends OpenAIApi>(collections: readonly ToolCollec
   const session = options.session ?? createSession();
   const all = options.background === undefined ? collections : withBackground(collections, { tools: options.background });
   const tools = collectTools(all);
+  assertApprovalOverrides(options.needsApproval, tools.keys());
   const specs = [...tools.values()].map((tool) => functionSpec(tool, options.strict ?? true));
   const schemas = new Map(specs.map((spec) => [spec.name, spec.looseSchema]));
   const format = (outcomes: readonly ToolCallOutcome[]) => (api === 'chat' ? toChatMessages(outcomes) : toResponsesItems(outcomes));
