@@ -132,6 +132,26 @@ describe('JsonFileTaskListStore', () => {
     expect(notices).toHaveLength(1);
   });
 
+  it('reads a file that starts with a byte order mark, as some editors save it', async () => {
+    const { file, get } = setup(path.join(folder, 'tasks.json'));
+    await fs.writeFile(file, `\uFEFF${JSON.stringify({ version: 1, nextId: 2, tasks: [{ id: '1', subject: 'Kept', status: 'pending', blockedBy: [] }] })}`);
+    expect((await runTool(get, {}, { session: createSession() })).text).toBe('1 task: 1 open, 0 completed.\n#1 [pending] Kept');
+    expect(await fs.readdir(folder)).toEqual(['tasks.json']);
+  });
+
+  it('never overwrites an earlier corrupt copy when it sets another file aside', async () => {
+    const { file, get } = setup(path.join(folder, 'tasks.json'));
+    await fs.writeFile(file, 'first broken');
+    await runTool(get, {}, { session: createSession() });
+    await fs.writeFile(file, 'second broken');
+    const result = await runTool(get, {}, { session: createSession() });
+    expect(result.text.split('\n')[0]).toBe(
+      `Note: The task file ${file} could not be read because it is not JSON (Unexpected token 's', "second broken" is not valid JSON); it was moved to ${file}.corrupt-2 and the list started empty.`,
+    );
+    expect(await fs.readFile(`${file}.corrupt`, 'utf8')).toBe('first broken');
+    expect(await fs.readFile(`${file}.corrupt-2`, 'utf8')).toBe('second broken');
+  });
+
   it('answers with an error the model can read when the file cannot be read or written', async () => {
     const unreadable = setup(folder);
     const session = createSession();

@@ -25,7 +25,7 @@ export interface TaskListStore {
 /**
  * Keeps one task list in a JSON file. Writes go to a temporary file in the same folder and
  * are renamed over the old one, so a crash never leaves half a list. A file that cannot be
- * read as a task list is moved to `<path>.corrupt` and the list starts empty. Meant for one
+ * read as a task list is moved to `<path>.corrupt` (`.corrupt-2` … when that is taken) and the list starts empty. Meant for one
  * process: two processes on one file overwrite each other's changes.
  *
  * @example
@@ -52,7 +52,8 @@ export class JsonFileTaskListStore implements TaskListStore {
     }
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      // Some editors save JSON with a byte order mark, which JSON.parse refuses.
+      value = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
     } catch (error) {
       return this.#setAside(`it is not JSON (${(error as Error).message})`);
     }
@@ -81,7 +82,9 @@ export class JsonFileTaskListStore implements TaskListStore {
   }
 
   async #setAside(reason: string): Promise<LoadedTaskList> {
-    const corrupt = `${this.path}.corrupt`;
+    // An earlier corrupt copy is kept: the next free name of `.corrupt`, `.corrupt-2`, `.corrupt-3` …
+    let corrupt = `${this.path}.corrupt`;
+    for (let number = 2; await exists(corrupt); number += 1) corrupt = `${this.path}.corrupt-${number}`;
     await fs.rename(this.path, corrupt);
     return {
       nextId: 1,
@@ -89,4 +92,11 @@ export class JsonFileTaskListStore implements TaskListStore {
       notes: [`the task file ${this.path} could not be read because ${reason}; it was moved to ${corrupt} and the list started empty`],
     };
   }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.lstat(file).then(
+    () => true,
+    () => false,
+  );
 }
