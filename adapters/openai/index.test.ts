@@ -140,6 +140,21 @@ describe('handleToolCalls (chat)', () => {
     expect(texts[8]).toMatch(/^Error: There is no tool named `\(custom call\)`/);
   });
 
+  it('reads arguments a compatible server sent as an object or null instead of a JSON string, without throwing', async () => {
+    const belt = toOpenAI([notes], { api: 'chat' });
+    const { messages } = await belt.handleToolCalls([
+      { id: 'o', type: 'function', function: { name: 'search', arguments: { query: 'a' } as never } },
+      { id: 'n', type: 'function', function: { name: 'search', arguments: null as never } },
+    ]);
+    expect(messages).toEqual([
+      { role: 'tool', tool_call_id: 'o', content: '{"query":"a","limit":10}' },
+      { role: 'tool', tool_call_id: 'n', content: 'Error: Invalid arguments for search: `query`: Invalid input: expected string, received undefined. Fix the arguments and call search again.' },
+    ]);
+    const responses = toOpenAI([notes], { api: 'responses' });
+    const handled = await responses.handleToolCalls([{ type: 'function_call', call_id: 'o', name: 'search', arguments: { query: 'b' } as never }]);
+    expect(handled.messages).toEqual([{ type: 'function_call_output', call_id: 'o', output: '{"query":"b","limit":10}' }]);
+  });
+
   it('returns no messages for no calls', async () => {
     const belt = toOpenAI([notes], { api: 'chat' });
     expect(await belt.handleToolCalls(undefined)).toEqual({ messages: [], pending: [], outcomes: [] });

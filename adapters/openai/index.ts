@@ -102,7 +102,7 @@ function fromChat(calls: readonly ChatToolCall[]): ModelCall[] {
   return calls.map((call) => ({
     callId: call.id,
     name: call.function?.name ?? `(${call.type ?? 'unknown'} call)`,
-    arguments: call.function?.arguments ?? '',
+    arguments: argumentsText(call.function?.arguments),
   }));
 }
 
@@ -110,7 +110,18 @@ function fromChat(calls: readonly ChatToolCall[]): ModelCall[] {
 function fromResponses(items: readonly ResponsesFunctionCall[]): ModelCall[] {
   return items
     .filter((item) => item.type === 'function_call')
-    .map((item) => ({ callId: String(item.call_id ?? ''), name: String(item.name ?? ''), arguments: typeof item.arguments === 'string' ? item.arguments : '' }));
+    .map((item) => ({ callId: String(item.call_id ?? ''), name: String(item.name ?? ''), arguments: argumentsText(item.arguments) }));
+}
+
+/**
+ * The call's arguments as JSON text. Some OpenAI-compatible servers send them already parsed
+ * (an object) or as `null` for a function without parameters; those are read too, so
+ * nothing a server sends makes `handleToolCalls` throw.
+ */
+function argumentsText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+  return value === undefined || value === null ? '' : String(value);
 }
 
 export { OPENAI_FUNCTION_NAME_PATTERN } from './specs.js';
