@@ -201,6 +201,26 @@ describe('createMcpServer', () => {
     expect((await client.callTool({ name: 'look', arguments: { at: 'it again' } })).content).toEqual([{ type: 'text', text: 'saw it again' }]);
   });
 
+  it('stops the background jobs of the session it made itself when the connection closes', async () => {
+    let stopped = false;
+    const watcher: ToolCollection = {
+      name: 'watcher',
+      tools: [defineTool({
+        name: 'watch', description: 'Watches.', kind: 'execute', canRunInBackground: true, input: z.object({}),
+        execute: (_input, { signal }) => new Promise<string>((resolve) => signal.addEventListener('abort', () => ((stopped = true), resolve('stopped')))),
+      })],
+    };
+    const server = createMcpServer([watcher], { background: ['watch'], mode: 'auto' });
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    await client.connect(clientTransport);
+    expect(text(await client.callTool({ name: 'watch', arguments: { run_in_background: true } }))).toMatch(/^Started job 1 /);
+
+    await client.close();
+    await expect.poll(() => stopped).toBe(true);
+  });
+
   it('validates its options, naming the option', () => {
     expect(() => createMcpServer([collection], { elicitationTimeoutMs: -1 })).toThrow('Expected the `elicitationTimeoutMs` option to be a positive integer, got `-1` (number).');
     expect(() => createMcpServer([collection], { mode: 'fast' as 'auto' })).toThrow("Expected the `mode` option to be one of 'ask', 'accept-edits', 'plan', 'auto', got `fast`.");

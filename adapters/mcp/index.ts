@@ -30,7 +30,10 @@ export interface McpServerOptions {
   readonly name?: string;
   /** @default '0.0.0' */
   readonly version?: string;
-  /** The state of the connection's conversation. @default a new session */
+  /**
+   * The state of the connection's conversation; close it yourself when the connection ends.
+   * @default a new session, closed (its background jobs stopped) when the connection closes
+   */
   readonly session?: Session;
   /**
    * Decides about calls that need approval when the client cannot ask its user (no
@@ -103,6 +106,8 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
   }
   // Tools the user answers need a form; clients that cannot show one never see them.
   for (const registered of clientAnswered) registered.disable();
+  // A session the host never saw cannot be closed by the host: its jobs end with the connection.
+  if (options.session === undefined) server.server.onclose = () => void session.close();
   server.server.oninitialized = () => {
     if (canElicit(server.server)) for (const registered of clientAnswered) registered.enable();
   };
