@@ -6,7 +6,7 @@ import { defineTool, type ToolDefinition } from '../../tool.js';
 import { FIND_FILES_DESCRIPTION, FIND_PATTERN_FIELD, fillDescription, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import type { IncludePattern } from './search-worker.js';
-import { capReply, formatCount, orRoot } from './text.js';
+import { capReply, formatCount, orRoot, shownName } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
 
 /** Modification times are looked up for this many files at a time. */
@@ -97,7 +97,7 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
       const files: FoundFile[] = [];
       let length = 0;
       for (const file of dated.slice(0, maxFindResults)) {
-        const line = file.target === undefined ? file.path : `${file.path} -> ${file.target}`;
+        const line = file.target === undefined ? shownName(file.path) : `${shownName(file.path)} -> ${shownName(file.target)}`;
         if (length + line.length + 1 > maxReadCharacters - FOOTER_RESERVE) break;
         lines.push(line);
         files.push(file);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../tool.js';
 import { fillDescription, LIST_DIRECTORY_DESCRIPTION, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { capReply, formatCount, orRoot } from './text.js';
+import { capReply, formatCount, orRoot, shownName } from './text.js';
 
 /** Characters kept free at the end of a listing for the note on what was left out. */
 const FOOTER_RESERVE = 200;
@@ -115,14 +115,15 @@ async function describeEntry(
 }
 
 function formatEntry(entry: DirectoryEntry): string {
+  const name = shownName(entry.name);
   switch (entry.type) {
     case 'folder':
-      return `${entry.name}/`;
+      return `${name}/`;
     case 'link':
-      return `${entry.name} -> ${entry.target}`;
+      return `${name} -> ${shownName(entry.target ?? '')}`;
     case 'file':
-      return entry.size === undefined ? `${entry.name} (gone)` : `${entry.name} (${formatCount(entry.size)} ${entry.size === 1 ? 'byte' : 'bytes'})`;
+      return entry.size === undefined ? `${name} (gone)` : `${name} (${formatCount(entry.size)} ${entry.size === 1 ? 'byte' : 'bytes'})`;
     default:
-      return `${entry.name} (special file)`;
+      return `${name} (special file)`;
   }
 }

@@ -5,7 +5,7 @@ import { LONG_LINE_LIMIT_BYTES, readPage, type Page, type PageEnd } from './line
 import { fillDescription, PATH_FIELD, READ_FIELDS, READ_FILE_DESCRIPTION } from './read-descriptions.js';
 import { recordRead } from './read-state.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { formatBytes, formatCount } from './text.js';
+import { formatBytes, formatCount, shownName } from './text.js';
 
 const readFileInput = z.object({
   path: z.string().describe(PATH_FIELD.readFile),
@@ -46,7 +46,7 @@ export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefin
         );
       }
       const file = await workspace.resolveFile(input.path);
-      const shown = file.relative;
+      const shown = shownName(file.relative);
       if (!file.stats.isFile()) {
         throw new ToolError(`\`${shown}\` is not a regular file (a device, socket or pipe), so it cannot be read.`);
       }

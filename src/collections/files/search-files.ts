@@ -5,7 +5,7 @@ import { compileGlob, globForWorker } from './find-files.js';
 import { fillDescription, PATH_FIELD, SEARCH_FIELDS, SEARCH_FILES_DESCRIPTION } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { runSearch, type SearchOutcome } from './search-runner.js';
-import { capReply, formatBytes, formatCount, formatSeconds, orRoot } from './text.js';
+import { capReply, formatBytes, formatCount, formatSeconds, orRoot, shownName } from './text.js';
 
 /** Most results a model may ask for in one call. */
 export const MAX_SEARCH_LIMIT = 1_000;
@@ -141,12 +141,13 @@ function formatReply(outcome: SearchOutcome, context: ReplyContext): string {
   let shownFiles = 0;
   let shownLines = 0;
   outer: for (const match of outcome.matches) {
+    const shownPath = shownName(match.path);
     const block: string[] =
       mode === 'files'
-        ? [match.path]
+        ? [shownPath]
         : mode === 'counts'
-          ? [`${match.path}: ${match.count}`]
-          : [...(shownFiles > 0 ? [''] : []), match.path];
+          ? [`${shownPath}: ${match.count}`]
+          : [...(shownFiles > 0 ? [''] : []), shownPath];
     const blockLength = block.reduce((sum, line) => sum + line.length + 1, 0);
     if (length + blockLength > room) break;
     body.push(...block);
@@ -189,7 +190,7 @@ function skipNotes(outcome: SearchOutcome, context: ReplyContext): string[] {
   const parts: string[] = [];
   const named = (files: readonly string[]): string => {
     if (files.length === 0) return '';
-    const shown = files.slice(0, NAMED_SKIPS).map((file) => `\`${file}\``).join(', ');
+    const shown = files.slice(0, NAMED_SKIPS).map((file) => `\`${shownName(file)}\``).join(', ');
     return `: ${shown}${files.length > NAMED_SKIPS ? ', …' : ''}`;
   };
   if (outcome.skipped.binary > 0) parts.push(`${plural(outcome.skipped.binary, 'binary file')}`);

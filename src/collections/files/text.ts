@@ -103,6 +103,20 @@ export function capReply(text: string, maxCharacters: number): string {
   return text.slice(0, lineBreak > room / 2 ? lineBreak : room) + marker;
 }
 
+/** Control characters, line and paragraph separators and bidirectional overrides: a name holding one could forge lines or hide its end. */
+const UNSAFE_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A file name or path as a listing shows it: as it is, or, when it holds a line break or
+ * another character that could forge or hide lines (`real.txt\nfake.txt`), in double quotes
+ * with those characters escaped as in JSON (`"real.txt\\nfake.txt"`).
+ */
+export function shownName(name: string): string {
+  UNSAFE_IN_NAME.lastIndex = 0;
+  if (!UNSAFE_IN_NAME.test(name)) return name;
+  return JSON.stringify(name).replace(UNSAFE_IN_NAME, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** An optional folder path as given, or `.` (the workspace root) when it was left out or blank. */
 export function orRoot(path: string | undefined): string {
   return path === undefined || path.trim() === '' ? '.' : path;
