@@ -63,6 +63,9 @@ describe('commandApprovalKey never remembers a shell or inline code under anothe
       'node --eval 1',
     ];
     for (const command of commands) expect(commandApprovalKey(command), command).toBeUndefined();
+    // Expansions that run code: "always" for `git status` must not cover them.
+    expect(commandApprovalKey("git status ${x:='$'(touch f)} ${x@P}")).toBeUndefined();
+    expect(commandApprovalKey('git status $[a[x]]')).toBeUndefined();
     expect(commandApprovalKey('./node_modules/.bin/vitest run')).toBe('./node_modules/.bin/vitest run');
   });
 });
