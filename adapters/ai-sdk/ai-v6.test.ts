@@ -3,7 +3,8 @@ import path from 'node:path';
 import { generateText, stepCountIs, streamText, wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage, type ToolSet } from 'ai-v6';
 import { MockLanguageModelV3 } from 'ai-v6/test';
 import { describe, expect, it, vi } from 'vitest';
-import { createSession, denialText, type ToolCollection } from '../../src/index.js';
+import { z } from 'zod';
+import { createSession, defineTool, denialText, type ToolCollection } from '../../src/index.js';
 import { createNoteCollection } from './test-support/note-tools.js';
 import { lastMessageText, scriptedModel, toolResultsIn } from './test-support/scripted-model.js';
 import { toAiSdk } from './index.js';
@@ -75,6 +76,23 @@ describe('ai v6 compatibility', () => {
         expect(toolResultsIn(prompts[1]!)).toEqual({ c1: { type: 'error-text', value: denialText('write_note', 'no') } });
       }
     }
+  });
+
+  it('sends the images of a result as image-data parts, the shape ai v6 knows', async () => {
+    const snapshot: ToolCollection = {
+      name: 'camera',
+      tools: [defineTool({
+        name: 'snapshot', description: 'Takes a picture.', kind: 'read', input: z.object({}),
+        execute: () => ({ text: 'One picture.', images: [{ data: 'iVBORw0KGgo=', mediaType: 'image/png' }] }),
+      })],
+    };
+    const belt = toAiSdkV6([snapshot], { session: createSession() });
+    const { model, prompts } = scriptedModel([{ toolCalls: [{ toolName: 'snapshot', input: {}, id: 'c1' }] }, { text: 'Nice.' }], MockLanguageModelV3 as never);
+    await generateText({ model, tools: belt.tools, prompt: 'Take one.', stopWhen: stepCountIs(5) });
+    expect(toolResultsIn(prompts[1]!).c1).toEqual({
+      type: 'content',
+      value: [{ type: 'text', text: 'One picture.' }, { type: 'image-data', data: 'iVBORw0KGgo=', mediaType: 'image/png' }],
+    });
   });
 
   it('answers bad arguments with the core message', async () => {

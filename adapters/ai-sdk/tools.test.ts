@@ -1,13 +1,39 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generateText, isStepCount, streamText, wrapLanguageModel } from 'ai';
-import { describe, expect, it } from 'vitest';
-import { createSession, formatInputError } from '../../src/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { createSession, defineTool, formatInputError, type ToolCollection } from '../../src/index.js';
 import { createNoteCollection } from './test-support/note-tools.js';
 import { scriptedModel, toolResultsIn } from './test-support/scripted-model.js';
 import { toAiSdk } from './index.js';
 
+const snapshot: ToolCollection = {
+  name: 'camera',
+  tools: [defineTool({
+    name: 'snapshot', description: 'Takes a picture.', kind: 'read', input: z.object({}),
+    execute: () => ({ text: 'One picture.', images: [{ data: 'iVBORw0KGgo=', mediaType: 'image/png' }] }),
+  })],
+};
+
 describe('toAiSdk tools in a tool loop', () => {
+  it('sends the images of a result to the model as file parts after the text, in the shape ai v7 expects', async () => {
+    const warnings = vi.spyOn(process, 'emitWarning');
+    try {
+      const belt = toAiSdk([snapshot], { session: createSession() });
+      const { model, prompts } = scriptedModel([{ toolCalls: [{ toolName: 'snapshot', input: {}, id: 'c1' }] }, { text: 'Nice.' }]);
+      await generateText({ model, tools: belt.tools, prompt: 'Take one.', stopWhen: isStepCount(5) });
+
+      expect(toolResultsIn(prompts[1]!).c1).toEqual({
+        type: 'content',
+        value: [{ type: 'text', text: 'One picture.' }, { type: 'file', data: { type: 'data', data: 'iVBORw0KGgo=' }, mediaType: 'image/png' }],
+      });
+      expect(warnings.mock.calls.map(([warning]) => String(warning)).filter((text) => text.includes('deprecated'))).toEqual([]);
+    } finally {
+      warnings.mockRestore();
+    }
+  });
+
   it('runs a generateText loop: the model reads the text, the output keeps data for a UI', async () => {
     const { collection, dir } = await createNoteCollection();
     await writeFile(path.join(dir, 'todo.txt'), 'buy milk');

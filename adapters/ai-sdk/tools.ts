@@ -1,3 +1,4 @@
+import * as ai from 'ai';
 import { jsonSchema, type Tool, type ToolExecutionOptions } from 'ai';
 import { z } from 'zod';
 import {
@@ -25,11 +26,17 @@ export interface AiSdkToolOutput {
   readonly images?: readonly ToolImage[];
 }
 
-/** What the model reads, in the SDK's tool-result shape (the same in ai v6 and v7). */
+/** An image of a result as the installed SDK wants it: ai v7 deprecated `image-data` (with a warning) for `file` parts, which ai v6 does not know. */
+type ImagePart = { type: 'image-data'; data: string; mediaType: string } | { type: 'file'; data: { type: 'data'; data: string }; mediaType: string };
+
+/** What the model reads, in the SDK's tool-result shape. */
 type ModelOutput =
   | { type: 'text' | 'error-text'; value: string }
   | { type: 'json'; value: any }
-  | { type: 'content'; value: Array<{ type: 'text'; text: string } | { type: 'image-data'; data: string; mediaType: string }> };
+  | { type: 'content'; value: Array<{ type: 'text'; text: string } | ImagePart> };
+
+/** True on ai v7 (it exports `isStepCount`, which ai v6 lacks), which wants images as `file` parts. */
+const FILE_IMAGE_PARTS = 'isStepCount' in ai;
 
 /**
  * Converts one toolbelt tool into an AI SDK tool. The SDK gets the schema as plain JSON
@@ -105,7 +112,11 @@ function modelOutput(output: unknown): ModelOutput {
     type: 'content',
     value: [
       { type: 'text', text: output.text },
-      ...output.images.map((image) => ({ type: 'image-data' as const, data: image.data, mediaType: image.mediaType })),
+      ...output.images.map((image): ImagePart =>
+        FILE_IMAGE_PARTS
+          ? { type: 'file', data: { type: 'data', data: image.data }, mediaType: image.mediaType }
+          : { type: 'image-data', data: image.data, mediaType: image.mediaType },
+      ),
     ],
   };
 }
