@@ -226,6 +226,28 @@ describe('toLangChain in createAgent', () => {
     expect(result.messages.at(-1)?.content).toBe('I will try something else.');
   });
 
+  it('answers calls whose arguments were not JSON with an error ToolMessage and asks the model again, so no call is left dangling', async () => {
+    const model = fakeModel()
+      .respond(new AIMessage({
+        content: '',
+        invalid_tool_calls: [{ type: 'invalid_tool_call', name: 'echo', args: '{"text": "hi",', id: 'call-broken', error: 'Malformed args.' }],
+      }))
+      .respondWithTools([{ name: 'echo', args: { text: 'hi' }, id: 'call-fixed' }])
+      .respond(new AIMessage('Said hi.'));
+    const { agent, runs } = agentWith(model);
+
+    const result = await agent.invoke({ messages: [new HumanMessage('say hi')] }, thread('invalid-json'));
+
+    const byId = Object.fromEntries(toolMessages(result.messages).map((m) => [m.tool_call_id, m]));
+    expect(byId['call-broken']).toMatchObject({
+      status: 'error',
+      name: 'echo',
+      content: 'The arguments for echo are not valid JSON (Malformed args.). Call echo again with a JSON object that matches its parameters.',
+    });
+    expect(runs).toEqual(['echo hi']);
+    expect(result.messages.at(-1)?.content).toBe('Said hi.');
+  });
+
   it('catches a foreign LangChain tool that throws', async () => {
     const { collection } = recordingCollection();
     const belt = toLangChain([collection]);

@@ -1,4 +1,4 @@
-import { HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, ToolMessage, type InvalidToolCall } from '@langchain/core/messages';
 import { isGraphBubbleUp } from '@langchain/langgraph';
 import { createMiddleware } from 'langchain';
 import { collectContext, errorResult, type ToolCollection } from '../../src/index.js';
@@ -12,7 +12,11 @@ export const MIDDLEWARE_NAME = 'AgentToolbelt';
  * (the date, the open tasks, finished background jobs) as one message at the end of the
  * request, never into the system message and never into the saved state; around each tool
  * call it turns anything thrown (a foreign tool, a bug) into a ToolMessage with
- * `status: 'error'`, so the run goes on. LangGraph's interrupts pass through.
+ * `status: 'error'`, so the run goes on. LangGraph's interrupts pass through. When every
+ * call of a model turn had arguments that were not JSON (LangChain keeps those apart, in
+ * `invalid_tool_calls`), it answers each with an error ToolMessage and asks the model again,
+ * instead of ending the run with calls no ToolMessage answers (which providers refuse on the
+ * next turn).
  */
 export function createToolbeltMiddleware(collections: readonly ToolCollection[], resolveSession: SessionResolver) {
   return createMiddleware({
@@ -23,6 +27,15 @@ export function createToolbeltMiddleware(collections: readonly ToolCollection[],
       if (context === undefined) return handler(request);
       return handler({ ...request, messages: [...request.messages, new HumanMessage(context)] });
     },
+    afterModel: {
+      canJumpTo: ['model'],
+      hook: (state) => {
+        const last = state.messages.at(-1);
+        if (!AIMessage.isInstance(last) || (last.tool_calls?.length ?? 0) > 0 || !last.invalid_tool_calls?.length) return undefined;
+        // With valid calls beside them, providers are sent only the valid ones, so answering these would leave orphan results.
+        return { messages: last.invalid_tool_calls.map(invalidCallMessage), jumpTo: 'model' as const };
+      },
+    },
     wrapToolCall: async (request, handler) => {
       try {
         return await handler(request);
@@ -32,5 +45,17 @@ export function createToolbeltMiddleware(collections: readonly ToolCollection[],
         return new ToolMessage({ content: errorResult(name, error).text, tool_call_id: id ?? '', name, status: 'error' });
       }
     },
+  });
+}
+
+/** The error ToolMessage for a call whose arguments were not JSON, worded like the other adapters' answer. */
+function invalidCallMessage(call: InvalidToolCall): ToolMessage {
+  const name = call.name ?? 'the tool';
+  const reason = call.error === undefined ? '' : ` (${call.error})`;
+  return new ToolMessage({
+    content: `The arguments for ${name} are not valid JSON${reason}. Call ${name} again with a JSON object that matches its parameters.`,
+    tool_call_id: call.id ?? '',
+    name: call.name ?? '',
+    status: 'error',
   });
 }
