@@ -226,6 +226,9 @@ describe('createMcpServer', () => {
     expect(() => createMcpServer([collection], { mode: 'fast' as 'auto' })).toThrow("Expected the `mode` option to be one of 'ask', 'accept-edits', 'plan', 'auto', got `fast`.");
     expect(() => createMcpServer([collection], { name: '' })).toThrow('Expected the `name` option to be a non-empty string, got `` (string).');
     expect(() => createMcpServer([collection], { session: {} as never })).toThrow('Expected the `session` option to be a Session');
+    expect(() => createMcpServer([collection], { background: 'run_shell' as never })).toThrow(
+      'Expected the `background` option to be an array of tool names, got `"run_shell"`.',
+    );
     expect(() => createMcpServer([collection], { needsApproval: { save: 'yes' as never } })).toThrow(
       'Expected `needsApproval.save` to be true, false or a function of the input, got `yes` (string).',
     );

@@ -175,6 +175,9 @@ function validateOptions(options: McpServerOptions): void {
   if (timeout !== undefined && (!Number.isInteger(timeout) || timeout <= 0)) {
     throw new TypeError(`Expected the \`elicitationTimeoutMs\` option to be a positive integer, got \`${String(timeout)}\` (${typeof timeout}).`);
   }
+  if (options.background !== undefined && (!Array.isArray(options.background) || options.background.some((name) => typeof name !== 'string'))) {
+    throw new TypeError(`Expected the \`background\` option to be an array of tool names, got \`${JSON.stringify(options.background)}\`.`);
+  }
   assertApprovalMode(options.mode);
 }
 

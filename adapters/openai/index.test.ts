@@ -107,6 +107,9 @@ describe('toOpenAI specs', () => {
     expect(() => toOpenAI([notes], { api: 'chat', needsApproval: { edit_note: true } })).toThrow(
       /^Expected `needsApproval` to name tools of the collections, got `edit_note`; the tools are read_note, /,
     );
+    expect(() => toOpenAI([notes], { api: 'chat', background: 'run_shell' as never })).toThrow(
+      'Expected the `background` option to be an array of tool names, got `"run_shell"`.',
+    );
     const dotted = { ...readNote, name: 'read.note' };
     expect(() => toOpenAI([{ name: 'bad', tools: [dotted] }], { api: 'chat' })).toThrow('Expected the tool name `read.note` to match /^[a-zA-Z0-9_-]{1,64}$/ for OpenAI function calling.');
   });

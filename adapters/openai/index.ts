@@ -93,6 +93,9 @@ function validateOptions(options: ToOpenAIOptions): OpenAIApi {
   if (options.contextRole !== undefined && options.contextRole !== 'user' && options.contextRole !== 'developer') {
     throw new TypeError(`Expected the \`contextRole\` option to be 'user' or 'developer', got \`${String(options.contextRole)}\`.`);
   }
+  if (options.background !== undefined && (!Array.isArray(options.background) || options.background.some((name) => typeof name !== 'string'))) {
+    throw new TypeError(`Expected the \`background\` option to be an array of tool names, got \`${JSON.stringify(options.background)}\`.`);
+  }
   assertApprovalMode(options.mode);
   return options.api;
 }
