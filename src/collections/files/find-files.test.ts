@@ -13,6 +13,20 @@ afterEach(async () => {
 
 const at = (minutesAgo: number): Date => new Date(Date.now() - minutesAgo * 60_000);
 
+describe('globs whose matching could take hours', () => {
+  it('refuses more than 3 `*` in one path segment, before any file is matched, and matches 3 in milliseconds', async () => {
+    // Backtracking makes `*a*a*a*a*b` take minutes on one 255-character name of "a"s, blocking the process.
+    await kit.put('a'.repeat(250), '');
+    const refusal = 'has more than 3 `*` wildcards in one path segment, which can make matching a long name take hours. Use at most 3 per segment, such as "*foo*bar*", or narrow the search with path.';
+    const started = Date.now();
+    expect(await kit.run('find_files', { pattern: '*a*a*a*a*b' })).toMatchObject({ isError: true, text: `\`pattern\` ${refusal}` });
+    expect(await kit.run('search_files', { pattern: 'x', include: 'src/?*?*?*?*b' })).toMatchObject({ isError: true, text: `\`include\` ${refusal}` });
+    expect((await kit.run('find_files', { pattern: '*a*a*b' })).text).toMatch(/^No files match/);
+    expect((await kit.run('find_files', { pattern: '**/**/*a*a*' })).text).toMatch(/^Found 1 file/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
 describe('find_files', () => {
   it('lists matches newest first, paths relative to the workspace root', async () => {
     await kit.put('src/old.ts', '', at(30));

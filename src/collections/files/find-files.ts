@@ -29,6 +29,13 @@ export interface FoundFile {
 }
 
 /**
+ * `*` wildcards a glob may have in one path segment (`**` on its own is a segment of its own
+ * and does not count). Three cost at most about 10 ms on a 255-character name; each more
+ * multiplies that by the name's length (4: about a second, 5: a minute).
+ */
+export const MAX_STARS_PER_SEGMENT = 3;
+
+/**
  * A matcher for a glob as `find_files` and `search_files` read it: without `/` it matches the
  * file name at any depth, with `/` the path relative to the folder searched. Dotfiles match.
  *
@@ -37,6 +44,13 @@ export interface FoundFile {
 export function compileGlob(pattern: string, field: string): (fromStart: string) => boolean {
   // "./src/*.ts" and "/src/*.ts" mean the folder searched, as "src/*.ts" does.
   const cleaned = pattern.replace(/^\.?\/+/, '');
+  // Each `*` is a lazy loop the compiled expression backtracks through: matching one long name
+  // costs its length to the power of their number, and runs on the host's thread.
+  if (cleaned.split('/').some((segment) => segment !== '**' && (segment.replace(/\\./g, '').match(/\*/g)?.length ?? 0) > MAX_STARS_PER_SEGMENT)) {
+    throw new ToolError(
+      `\`${field}\` has more than ${MAX_STARS_PER_SEGMENT} \`*\` wildcards in one path segment, which can make matching a long name take hours. Use at most ${MAX_STARS_PER_SEGMENT} per segment, such as "*foo*bar*", or narrow the search with path.`,
+    );
+  }
   try {
     return picomatch(cleaned, { dot: true, basename: !cleaned.includes('/') });
   } catch (error) {
