@@ -9,22 +9,28 @@ export interface ApprovalPrompt {
 
 /**
  * Asks for approvals at the terminal: [y]es / [a]lways / [n]o, or a reason for saying no.
- * Lines are read through an iterator, so answers typed (or piped) before the question are kept.
+ * [a]lways is offered only when the call can be remembered; for one that cannot (a chained
+ * shell command) an "a" typed anyway approves it once. Lines are read through an iterator, so
+ * answers typed (or piped) before the question are kept.
  *
  * @example
  * const terminal = terminalApprover();
  * try { await run({ onApproval: terminal.approve }); } finally { terminal.close(); }
  */
-export function terminalApprover(): { approve: (prompt: ApprovalPrompt) => Promise<ApprovalDecision>; close: () => void } {
-  const terminal = createInterface({ input: process.stdin });
+export function terminalApprover(
+  streams: { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream } = {},
+): { approve: (prompt: ApprovalPrompt) => Promise<ApprovalDecision>; close: () => void } {
+  const { input = process.stdin, output = process.stdout } = streams;
+  const terminal = createInterface({ input });
   const lines = terminal[Symbol.asyncIterator]();
   return {
     async approve(prompt) {
-      process.stdout.write(`\n${prompt.description}\nAllow? [y]es / [a]lways / [n]o (or type why not): `);
+      const always = prompt.canAlwaysApprove ? ' / [a]lways' : '';
+      output.write(`\n${prompt.description}\nAllow? [y]es${always} / [n]o (or type why not): `);
       const answer = String((await lines.next()).value ?? '').trim();
-      console.log(answer);
+      output.write(`${answer}\n`);
       if (/^y(es)?$/i.test(answer)) return 'approve';
-      if (/^a(lways)?$/i.test(answer) && prompt.canAlwaysApprove) return 'always';
+      if (/^a(lways)?$/i.test(answer)) return prompt.canAlwaysApprove ? 'always' : 'approve';
       return { type: 'deny', reason: /^no?$/i.test(answer) || answer === '' ? undefined : answer };
     },
     close: () => terminal.close(),
