@@ -58,7 +58,7 @@ export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefin
         stats = await handle.stat();
         if (stats.size === 0) {
           recordRead(context.session, file.absolute, stats, true);
-          return { text: `\`${shown}\` is empty (0 bytes).`, data: { path: shown, startLine: 1, endLine: 0, totalLines: 0 } satisfies ReadFileData };
+          return { text: `\`${shown}\` is empty (0 bytes).`, data: { path: file.relative, startLine: 1, endLine: 0, totalLines: 0 } satisfies ReadFileData };
         }
         // The path appears in the header and in a closing note: leave room for it.
         page = await readPage(handle, { startLine, endLine, maxCharacters: maxReadCharacters - 2 * shown.length, maxLineLength });
@@ -104,7 +104,7 @@ export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefin
       }
       const text = [header, ...page.lines, ...(footer === undefined ? [] : [footer])].join('\n');
       const data: ReadFileData = {
-        path: shown,
+        path: file.relative,
         startLine,
         endLine: lastShown,
         ...(page.totalLines === undefined ? {} : { totalLines: page.totalLines }),
