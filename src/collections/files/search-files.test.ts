@@ -280,4 +280,17 @@ describe('compilePattern', () => {
     expect(compilePattern('a\\:b', true)).toEqual({ source: 'a\\:b', flags: 'i' });
     expect(compilePattern('(?i)abc', false)).toEqual({ source: 'abc', flags: 'iu' });
   });
+
+  it('keeps the refusal of a huge invalid pattern short: the engine quotes the whole pattern', () => {
+    const refusal = () => compilePattern(`(${'x'.repeat(200_000)}`, false);
+    expect(refusal).toThrow(/^`pattern` is not a valid JavaScript regular expression: \/\(x{499} … \[line cut: 199,501 more characters\]\/: Unterminated group\. Escape/);
+    let message = '';
+    try {
+      refusal();
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.length).toBeLessThan(800);
+    expect(() => compilePattern('[', false)).toThrow('`pattern` is not a valid JavaScript regular expression: /[/: Unterminated character class. Escape');
+  });
 });

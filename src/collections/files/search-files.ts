@@ -5,7 +5,7 @@ import { compileGlob, globForWorker } from './find-files.js';
 import { fillDescription, PATH_FIELD, SEARCH_FIELDS, SEARCH_FILES_DESCRIPTION } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { runSearch, type SearchOutcome } from './search-runner.js';
-import { capReply, formatBytes, formatCount, formatSeconds, orRoot, shownName } from './text.js';
+import { capReply, cutLine, formatBytes, formatCount, formatSeconds, orRoot, shownName } from './text.js';
 
 /** Most results a model may ask for in one call. */
 export const MAX_SEARCH_LIMIT = 1_000;
@@ -30,6 +30,9 @@ export interface CompiledPattern {
   readonly source: string;
   readonly flags: string;
 }
+
+/** Characters of an invalid pattern quoted in its refusal. */
+const MAX_PATTERN_IN_ERROR = 500;
 
 /**
  * Compiles the model's pattern as a JavaScript regular expression: with the `u` flag when it
@@ -56,7 +59,9 @@ export function compilePattern(pattern: string, ignoreCase: boolean): CompiledPa
     new RegExp(source, base);
     return { source, flags: base };
   } catch (error) {
-    const reason = (error as Error).message.replace(/^Invalid regular expression: /, '');
+    // The engine's message quotes the whole pattern, which may be huge: quote its start only.
+    const quoted = source.length > MAX_PATTERN_IN_ERROR ? `/${cutLine(source, MAX_PATTERN_IN_ERROR)}/` : `/${source}/`;
+    const reason = (error as Error).message.replace(/^Invalid regular expression: /, '').replace(`/${source}/`, () => quoted);
     let hint = 'Escape ( ) [ ] { } . * + ? ^ $ | and \\ with a backslash to match them literally, e.g. `foo\\(` or `a\\.b`.';
     if (source.includes('(?P<')) hint = 'Named groups are written `(?<name>…)` in JavaScript, not `(?P<name>…)`.';
     else if (/\(\?[a-z]+[):]/.test(source)) hint = 'Inline flags such as `(?s)` or `(?m)` are not supported; only a leading `(?i)` is (or use ignore_case).';
