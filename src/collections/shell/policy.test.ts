@@ -81,6 +81,12 @@ describe('onlyChangesDirectory', () => {
 });
 
 describe('checkCommand', () => {
+  it('quotes at most 100 characters of a refused command, however long its first word', () => {
+    expect(checkCommand(`${'x'.repeat(200_000)} status`, { allow: ['git'] })).toBe(
+      `Refused: \`${'x'.repeat(100)}…\` is not an allowed command on this host (allowed: \`git\`). Nothing was run. Use an allowed command, or ask the user to run this one.`,
+    );
+  });
+
   it('refuses an empty command and lets anything else through without an allowlist', () => {
     expect(checkCommand('  ', {})).toBe('The command is empty. Pass the command to run, such as `git status`.');
     expect(checkCommand('rm -rf build; make', {})).toBeUndefined();

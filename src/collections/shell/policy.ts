@@ -38,6 +38,9 @@ export const COMMAND_RUNNERS: ReadonlySet<string> = new Set([
 /** Second words that hand a program code to run (`node -e`, `python -c`): "always" would approve any code. */
 const INLINE_CODE_FLAGS: ReadonlySet<string> = new Set(['-c', '-e', '--eval', '--command']);
 
+/** Characters of a refused command's first words quoted in the refusal (a word can be huge). */
+const MAX_QUOTED_COMMAND = 100;
+
 /** The allow and deny lists after validation. */
 export interface CommandPolicy {
   readonly allow?: readonly string[];
@@ -90,7 +93,8 @@ export function checkCommand(command: string, policy: CommandPolicy): string | u
       'redirection (`<` `>`) or line breaks; use working_directory instead of `cd`, and the file tools to write files.'
     );
   }
-  const first = commandWords(command).slice(0, 2).join(' ');
+  const words = commandWords(command).slice(0, 2).join(' ');
+  const first = words.length > MAX_QUOTED_COMMAND ? `${words.slice(0, MAX_QUOTED_COMMAND)}…` : words;
   if (!policy.allow.some((prefix) => matchesPrefix(command, prefix))) {
     return `Refused: \`${first}\` is not an allowed command on this host (allowed: ${allowed}). Nothing was run. Use an allowed command, or ask the user to run this one.`;
   }
