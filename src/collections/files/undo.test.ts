@@ -201,6 +201,20 @@ describe('undo', () => {
     expect(await kit.text('a.txt')).toBe('b\n');
   });
 
+  it('restores permission bits but never special bits a crafted record asks for', async () => {
+    await kit.put('a.txt', 'a\n');
+    await kit.read('a.txt');
+    await expectOk(kit.run('edit_file', { path: 'a.txt', old_string: 'a', new_string: 'b' }));
+    const json = JSON.parse(JSON.stringify(kit.session.toJSON()));
+    const [backup] = await fs.readdir(path.join(kit.root, '.toolbelt', 'backups'));
+    json.state['files.undo'][kit.workspace.root].units = [
+      [{ type: 'delete', path: 'gone.sh', backup: `.toolbelt/backups/${backup}`, mode: 0o6755 }],
+    ];
+    const result = await undo(restoreSession(json));
+    expect(result.restored).toEqual([{ path: 'gone.sh', action: 'recreated' }]);
+    expect((await fs.stat(path.join(kit.root, 'gone.sh'))).mode & 0o7777).toBe(0o755);
+  });
+
   it('names a file whose backup copy is gone', async () => {
     await kit.put('a.txt', 'a\n');
     await kit.read('a.txt');

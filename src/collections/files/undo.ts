@@ -184,7 +184,8 @@ async function undoChange(session: Session, workspace: Workspace, change: UndoCh
         } else {
           const before = await readBackup(workspace, change.backup);
           if (before === undefined) return { path: change.path, reason: BACKUP_GONE };
-          await workspace.writeFileAtomic(absolute, before, { exclusive: true, mode: change.mode });
+          // Plain permission bits only: a crafted record must not make a setuid file.
+          await workspace.writeFileAtomic(absolute, before, { exclusive: true, mode: change.mode & 0o777 });
         }
         return { path: change.path, action: 'recreated' };
       });
