@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -379,6 +379,19 @@ describe('gh failures come back as text', () => {
       `${whole.slice(0, 500)}\n\n[… ${(whole.length - 1_000).toLocaleString('en-US')} characters cut from the middle; the whole output is in ${savedTo}; read it with read_file …]\n\n${whole.slice(-500)}`,
     );
     expect(await readdir(path.join(root, '.toolbelt/output'))).toHaveLength(1);
+  });
+
+  it('prunes kept replies older than a day, and leaves the shell\'s spill files alone', async () => {
+    const folder = path.join(root, '.toolbelt', 'output');
+    await mkdir(folder, { recursive: true });
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600_000);
+    for (const name of ['gh-pr-1-diff-00000000.txt', 'shell-old.txt']) {
+      await writeFile(path.join(folder, name), 'old');
+      await utimes(path.join(folder, name), twoDaysAgo, twoDaysAgo);
+    }
+    const result = await tools({ gh: await gh('big'), maxOutputCharacters: 1_000 })('gh_diff', { number: 42 });
+    const savedTo = (result.data as { savedTo: string }).savedTo;
+    expect((await readdir(folder)).sort()).toEqual([path.basename(savedTo), 'shell-old.txt'].sort());
   });
 
   it('leaves a reply within the limit whole and writes nothing', async () => {

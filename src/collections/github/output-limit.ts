@@ -1,12 +1,14 @@
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Workspace } from '../../workspace/workspace.js';
+import { pruneSpillFiles } from '../shell/spill.js';
 
 /**
  * Keeps a reply within `max` characters by cutting its middle, where the least useful part of
  * a long listing or diff usually is, and keeps the whole reply in `.toolbelt/output/` so the
  * model can read the rest with `read_file`. When the private folder cannot be used (a link or
- * a file), the reply is still cut and says it was not kept.
+ * a file), the reply is still cut and says it was not kept. Kept replies are pruned like the
+ * shell's spill files: older than a day, and beyond the newest 20.
  */
 export async function limitOutput(
   workspace: Workspace,
@@ -18,6 +20,7 @@ export async function limitOutput(
   let savedTo: string | undefined;
   try {
     const folder = await workspace.privateDir('output');
+    await pruneSpillFiles(folder, Date.now(), 'gh-');
     const file = path.join(folder, `${name}-${randomBytes(4).toString('hex')}.txt`);
     await workspace.writeFileAtomic(file, text);
     savedTo = workspace.display(file);

@@ -91,9 +91,13 @@ export class SpillFile {
   }
 }
 
-/** Removes spill files older than a day and all but the newest {@link SPILL_MAX_FILES} − 1. */
-export async function pruneSpillFiles(directory: string, now = Date.now()): Promise<void> {
-  const names = (await fs.readdir(directory)).filter((name) => name.startsWith('shell-') && name.endsWith('.txt'));
+/**
+ * Removes the spill files whose names start with `prefix` that are older than a day, and all
+ * but the newest {@link SPILL_MAX_FILES} − 1 of them, to make room for one more. The GitHub
+ * tools keep their cut replies in the same folder under `gh-`.
+ */
+export async function pruneSpillFiles(directory: string, now = Date.now(), prefix = 'shell-'): Promise<void> {
+  const names = (await fs.readdir(directory)).filter((name) => name.startsWith(prefix) && name.endsWith('.txt'));
   const files = await Promise.all(
     names.map(async (name) => {
       const absolute = path.join(directory, name);
