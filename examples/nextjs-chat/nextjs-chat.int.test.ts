@@ -105,6 +105,14 @@ describe.skipIf(!hasChromium)('the Next.js chat example in a real browser', () =
     await page.getByTestId('send').click();
   }
 
+  it('answers a chat id that cannot be a file name with 400, on both routes', async () => {
+    const tasks = await fetch(new URL('api/tasks?chat=..%2Fetc', url));
+    expect(tasks.status).toBe(400);
+    expect(await tasks.json()).toEqual({ error: 'Expected a chat id of letters, digits, "_" or "-", got "../etc".' });
+    const chat = await fetch(new URL('api/chat', url), { method: 'POST', body: JSON.stringify({ id: 'a/b', messages: [] }) });
+    expect(chat.status).toBe(400);
+  });
+
   it('rewrites the file when the user clicks Approve, and shows the finished task', async () => {
     const page = await context!.newPage();
     await ask(page, 'Rewrite approve.txt');

@@ -23,8 +23,18 @@ export function toolbelt() {
 
 const CHAT_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
+/** A chat id is used as a file name: letters, digits, `_` and `-` only. */
+export function isChatId(value: unknown): value is string {
+  return typeof value === 'string' && CHAT_ID.test(value);
+}
+
+/** The answer to a request whose chat id cannot be used. */
+export function badChatId(value: unknown): Response {
+  return Response.json({ error: `Expected a chat id of letters, digits, "_" or "-", got ${JSON.stringify(value) ?? String(value)}.` }, { status: 400 });
+}
+
 async function sessionFile(chatId: string): Promise<string> {
-  if (!CHAT_ID.test(chatId)) throw new Error(`Expected a chat id of letters, digits, "_" or "-", got ${JSON.stringify(chatId)}.`);
+  if (!isChatId(chatId)) throw new Error(`Expected a chat id of letters, digits, "_" or "-", got ${JSON.stringify(chatId)}.`);
   // The workspace's private folder: the agent's own file tools refuse to touch it.
   return path.join(await toolbelt().workspace.privateDir('chat-sessions'), `${chatId}.json`);
 }

@@ -1,7 +1,7 @@
 import { toAiSdk } from 'agent-toolbelt/ai-sdk';
 import { convertToModelMessages, stepCountIs, streamText, wrapLanguageModel, type UIMessage } from 'ai';
 import { chatModel } from '../../../lib/model';
-import { loadSession, saveSession, toolbelt } from '../../../lib/toolbelt';
+import { badChatId, isChatId, loadSession, saveSession, toolbelt } from '../../../lib/toolbelt';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,6 +13,7 @@ export const dynamic = 'force-dynamic';
  */
 export async function POST(request: Request): Promise<Response> {
   const { id, messages }: { id: string; messages: UIMessage[] } = await request.json();
+  if (!isChatId(id)) return badChatId(id);
   const session = await loadSession(id);
   const belt = toAiSdk(toolbelt().collections, { session });
 
