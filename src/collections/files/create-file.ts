@@ -4,9 +4,10 @@ import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
 import { errorCode } from '../../workspace/workspace.js';
 import { recordWrite } from './read-state.js';
+import { countLines, plural } from './text.js';
 import { recordChange } from './undo.js';
 import { CREATE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
-import { contentHash, plural, refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
+import { contentHash, refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
 
 const createFileInput = z.object({
   path: z.string().describe(WRITE_FIELDS.path),
@@ -76,6 +77,5 @@ function alreadyExists(shown: string, isFolder: boolean): ToolError {
 
 function describeSize(content: string): string {
   if (content === '') return 'empty';
-  const lines = content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
-  return `${plural(lines, 'line')}, ${plural(content.length, 'character')}`;
+  return `${plural(countLines(content), 'line')}, ${plural(content.length, 'character')}`;
 }

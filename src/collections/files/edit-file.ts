@@ -6,7 +6,7 @@ import { defineTool } from '../../tool.js';
 import { closestLines, linesOfSpans, replaceExactText, type NumberedLines } from './edit-text.js';
 import { recordWrite } from './read-state.js';
 import { decodeTextFile, encodeTextFile } from './text-file.js';
-import { formatBytes } from './text.js';
+import { formatBytes, plural } from './text.js';
 import { recordChange } from './undo.js';
 import { EDIT_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
 import {
@@ -15,7 +15,6 @@ import {
   DIFF_TIMEOUT_MS,
   formatNumberedLines,
   lineRange,
-  plural,
   refusePrivate,
   requireFreshRead,
   withPathLocks,

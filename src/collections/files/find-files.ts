@@ -6,7 +6,7 @@ import { defineTool, type ToolDefinition } from '../../tool.js';
 import { FIND_FILES_DESCRIPTION, FIND_PATTERN_FIELD, fillDescription, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import type { IncludePattern } from './search-worker.js';
-import { capReply, formatCount, orRoot, shownName } from './text.js';
+import { capReply, formatCount, orRoot, plural, shownName } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
 
 /** Modification times are looked up for this many files at a time. */
@@ -160,6 +160,3 @@ export function walkNotes(report: WalkReport): string[] {
   return [`Could not read ${plural(report.unreadable.length, 'folder')} (permission denied): ${shown}${more}.`];
 }
 
-function plural(count: number, noun: string): string {
-  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
-}

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../tool.js';
 import { fillDescription, LIST_DIRECTORY_DESCRIPTION, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { capReply, formatCount, orRoot, shownName } from './text.js';
+import { capReply, formatCount, orRoot, plural, shownName } from './text.js';
 
 /** Characters kept free at the end of a listing for the note on what was left out. */
 const FOOTER_RESERVE = 200;
@@ -92,9 +92,6 @@ function describeCounts(dirents: readonly Dirent[]): string {
   return parts.join(', ');
 }
 
-function plural(count: number, noun: string): string {
-  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
-}
 
 async function describeEntry(
   folder: string,

@@ -5,7 +5,7 @@ import { compileGlob, globForWorker } from './find-files.js';
 import { fillDescription, PATH_FIELD, SEARCH_FIELDS, SEARCH_FILES_DESCRIPTION } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { runSearch, type SearchOutcome } from './search-runner.js';
-import { capReply, cutLine, formatBytes, formatCount, formatSeconds, orRoot, shownName } from './text.js';
+import { capReply, cutLine, formatBytes, formatCount, formatSeconds, orRoot, plural, shownName } from './text.js';
 
 /** Most results a model may ask for in one call. */
 export const MAX_SEARCH_LIMIT = 1_000;
@@ -211,6 +211,3 @@ function skipNotes(outcome: SearchOutcome, context: ReplyContext): string[] {
   return notes;
 }
 
-function plural(count: number, noun: string, nouns = `${noun}s`): string {
-  return `${formatCount(count)} ${count === 1 ? noun : nouns}`;
-}

@@ -56,6 +56,17 @@ export function formatCount(value: number): string {
   return value.toLocaleString('en-US');
 }
 
+/** `1 occurrence`, `3 occurrences`, `1,200 lines`. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${formatCount(count)} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** How many lines `content` holds: a last line without a line break counts, an empty text has none. */
+export function countLines(content: string): number {
+  if (content === '') return 0;
+  return content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+}
+
 /** Milliseconds as seconds for a message: `2000` → `2`, `500` → `0.5`. */
 export function formatSeconds(milliseconds: number): string {
   return String(Math.round(milliseconds / 100) / 10);

@@ -6,9 +6,10 @@ import { defineTool } from '../../tool.js';
 import { prevailingLineEnding, withLineEnding } from './line-endings.js';
 import { recordWrite } from './read-state.js';
 import { decodeTextFile, encodeTextFile, hasBom } from './text-file.js';
+import { countLines, plural } from './text.js';
 import { recordChange } from './undo.js';
 import { WRITE_FIELDS, WRITE_FILE_DESCRIPTION } from './write-descriptions.js';
-import { backupBeforeChange, contentHash, DIFF_TIMEOUT_MS, plural, refusePrivate, requireFreshRead, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
+import { backupBeforeChange, contentHash, DIFF_TIMEOUT_MS, refusePrivate, requireFreshRead, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
 
 
 const writeFileInput = z.object({
@@ -76,7 +77,3 @@ export function createWriteFileTool(context: WriteToolsContext) {
   });
 }
 
-function countLines(content: string): number {
-  if (content === '') return 0;
-  return content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
-}
