@@ -5,7 +5,8 @@ import { ToolError } from '../../errors/tool-error.js';
 import { defineTool, type ToolDefinition } from '../../tool.js';
 import { FIND_FILES_DESCRIPTION, FIND_PATTERN_FIELD, fillDescription, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import type { IncludePattern } from './search-worker.js';
+import { listsLocalDisk } from './search-runner.js';
+import { findInWorker, type FindAnswer, type IncludePattern } from './search-worker.js';
 import { capReply, formatCount, orRoot, plural, shownName } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
 
@@ -84,18 +85,16 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
     async execute(input, context) {
       const start = await workspace.resolveDirectory(orRoot(input.path));
       const matches = compileGlob(input.pattern, 'pattern');
-      const report: WalkReport = { unreadable: [] };
-      const found: { absolute: string; isLink: boolean }[] = [];
-      let walked = 0;
-      for await (const file of walkFiles(workspace, start.absolute, skippedFolders, report, context.signal)) {
-        walked += 1;
-        if (matches(file.fromStart)) found.push({ absolute: file.absolute, isLink: file.isLink });
-      }
-      if (context.signal.aborted) throw new ToolError('find_files was cancelled.');
+      const listed = listsLocalDisk(workspace)
+        ? fromWorker(await findInWorker({ start: start.absolute, root: workspace.root, skipped: skippedFolders, include: globForWorker(input.pattern) }, context.signal))
+        : await findThroughWorkspace(workspace, start.absolute, matches, skippedFolders, context.signal);
+      if (listed === undefined || context.signal.aborted) throw new ToolError('find_files was cancelled.');
+      const { walked, dated } = listed;
+      const report: WalkReport = { unreadable: [...listed.unreadable] };
 
       const where = start.relative === '.' ? 'the workspace' : `\`${start.relative}\``;
       const notes = walkNotes(report);
-      if (found.length === 0) {
+      if (dated.length === 0) {
         const hint = input.pattern.includes('/')
           ? ` A pattern with "/" matches paths relative to the folder searched (${start.relative === '.' ? 'the workspace root' : `\`${start.relative}\``}); try "**/${input.pattern.split('/').pop()}" to match the name at any depth.`
           : ' Try a broader pattern such as "*name*", or search contents with search_files.';
@@ -105,7 +104,6 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
         };
       }
 
-      const dated = await withModificationTimes(workspace, found);
       dated.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       const lines: string[] = [];
       const files: FoundFile[] = [];
@@ -129,6 +127,38 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
       return { text: capReply([header, ...lines, ...footer, ...notes].join('\n'), maxReadCharacters), data: { files, total } };
     },
   });
+}
+
+/** What a walk for `find_files` found: files (and links) looked at, those that matched with their dates, folders it could not list. */
+interface Listed {
+  readonly walked: number;
+  readonly dated: FoundFile[];
+  readonly unreadable: readonly string[];
+}
+
+function fromWorker(answer: FindAnswer | undefined): Listed | undefined {
+  if (answer === undefined) return undefined;
+  const dated = answer.files.map(([path, mtimeMs, target]): FoundFile => (target === undefined ? { path, mtimeMs } : { path, mtimeMs, target }));
+  return { walked: answer.walked, dated, unreadable: answer.unreadable };
+}
+
+/** `find_files` on a workspace that is not the local disk: walked through the workspace's methods. */
+async function findThroughWorkspace(
+  workspace: ResolvedReadToolsOptions['workspace'],
+  start: string,
+  matches: (fromStart: string) => boolean,
+  skippedFolders: readonly string[],
+  signal: AbortSignal,
+): Promise<Listed | undefined> {
+  const report: WalkReport = { unreadable: [] };
+  const found: { absolute: string; isLink: boolean }[] = [];
+  let walked = 0;
+  for await (const file of walkFiles(workspace, start, skippedFolders, report, signal)) {
+    walked += 1;
+    if (matches(file.fromStart)) found.push({ absolute: file.absolute, isLink: file.isLink });
+  }
+  if (signal.aborted) return undefined;
+  return { walked, dated: await withModificationTimes(workspace, found), unreadable: report.unreadable };
 }
 
 async function withModificationTimes(

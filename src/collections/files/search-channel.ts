@@ -183,6 +183,7 @@ export class SearchChannel {
       }
       return;
     }
+    if (message.type === 'listed') return; // find_files' answer: never asked for here.
     for (const result of message.results) this.#settle(this.#posted.shift()!, result);
     this.#wake();
   }

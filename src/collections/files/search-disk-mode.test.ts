@@ -8,16 +8,21 @@ import type { ToolDefinition } from '../../tool.js';
 import { Workspace } from '../../workspace/workspace.js';
 import { compileGlob, globForWorker } from './find-files.js';
 import { createReadTools } from './read-tools.js';
-import { readsLocalDisk } from './search-runner.js';
-import { literalOf } from './search-worker.js';
+import { listsLocalDisk, readsLocalDisk } from './search-runner.js';
+import { findInWorker, literalOf } from './search-worker.js';
 import { walkFiles } from './walk.js';
 
 /** A workspace that reads through its own methods, as a container or remote workspace would: search_files must use them. */
 class ThroughMethods extends Workspace {
   opened = 0;
+  listed = 0;
   override open(absolute: string): ReturnType<Workspace['open']> {
     this.opened += 1;
     return super.open(absolute);
+  }
+  override list(absolute: string): ReturnType<Workspace['list']> {
+    this.listed += 1;
+    return super.list(absolute);
   }
 }
 
@@ -73,6 +78,8 @@ async function buildCorpus(seed: number): Promise<void> {
 
 let disk: ToolDefinition<any>;
 let through: ToolDefinition<any>;
+let findOnDisk: ToolDefinition<any>;
+let findThrough: ToolDefinition<any>;
 let throughWorkspace: ThroughMethods;
 const session = createSession();
 
@@ -85,9 +92,15 @@ beforeAll(async () => {
   throughWorkspace = new ThroughMethods(root);
   expect(readsLocalDisk(workspace)).toBe(true);
   expect(readsLocalDisk(throughWorkspace)).toBe(false);
-  const find = (tools: ToolDefinition<any>[]): ToolDefinition<any> => tools.find((tool) => tool.name === 'search_files')!;
-  disk = find(createReadTools({ workspace, maxSearchFileBytes: CAP }));
-  through = find(createReadTools({ workspace: throughWorkspace, maxSearchFileBytes: CAP }));
+  expect(listsLocalDisk(workspace)).toBe(true);
+  expect(listsLocalDisk(throughWorkspace)).toBe(false);
+  const named = (tools: ToolDefinition<any>[], name: string): ToolDefinition<any> => tools.find((tool) => tool.name === name)!;
+  const onDisk = createReadTools({ workspace, maxSearchFileBytes: CAP });
+  const throughMethods = createReadTools({ workspace: throughWorkspace, maxSearchFileBytes: CAP });
+  disk = named(onDisk, 'search_files');
+  through = named(throughMethods, 'search_files');
+  findOnDisk = named(onDisk, 'find_files');
+  findThrough = named(throughMethods, 'find_files');
 });
 
 afterAll(async () => {
@@ -166,6 +179,36 @@ describe('search_files on a local workspace (the worker reads the disk)', () => 
     } finally {
       await fs.rm(trapBase, { recursive: true, force: true });
     }
+  });
+});
+
+describe('find_files on a local workspace (a worker walks the disk)', () => {
+  const globs = ['*.ts', '*.{md,txt}', 'src/**', 'a/**/*.js', 'link-*', '**/f1*', '*', 'nothing-*.xyz'];
+  it.each(globs.map((glob) => [glob]))('answers `%s` exactly as walking through the workspace does', async (glob) => {
+    for (const path of [undefined, 'src', 'node_modules']) {
+      const input = path === undefined ? { pattern: glob } : { pattern: glob, path };
+      const listed = throughWorkspace.listed;
+      const [fromDisk, fromMethods] = await Promise.all([runTool(findOnDisk, input, { session }), runTool(findThrough, input, { session })]);
+      expect(throughWorkspace.listed).toBeGreaterThan(listed);
+      expect(fromDisk.isError).toBe(false);
+      expect(fromDisk.text).toBe(fromMethods.text);
+      expect(fromDisk.data).toEqual(fromMethods.data);
+    }
+  });
+
+  it('lists links with their targets, never following them, and skips node_modules and .git', async () => {
+    const result = await runTool(findOnDisk, { pattern: '*' }, { session });
+    expect(result.text).toContain('\nlink-dir -> src\n');
+    expect(result.text).toContain('\nlink-file.txt -> big/chunks.txt');
+    expect(result.text).not.toMatch(/link-dir\/|node_modules\/|\.git\//);
+  });
+
+  it('gives up a walk cancelled half way, and the next find_files works', async () => {
+    const controller = new AbortController();
+    const walking = findInWorker({ start: root, root, skipped: [], include: globForWorker('*') }, controller.signal);
+    controller.abort();
+    expect(await walking).toBeUndefined();
+    expect((await runTool(findOnDisk, { pattern: 'chunks.txt' }, { session })).text).toBe('Found 1 file matching `chunks.txt` in the workspace, newest first:\nbig/chunks.txt');
   });
 });
 

@@ -26,6 +26,15 @@ export function readsLocalDisk(workspace: Workspace): boolean {
   return workspace.open === Workspace.prototype.open && workspace.readFile === Workspace.prototype.readFile;
 }
 
+/**
+ * True when the workspace lists folders with `Workspace`'s own `list` and `lstatOrUndefined`:
+ * then `find_files` may walk the tree in a worker with synchronous calls (see
+ * {@link readsLocalDisk}).
+ */
+export function listsLocalDisk(workspace: Workspace): boolean {
+  return workspace.list === Workspace.prototype.list && workspace.lstatOrUndefined === Workspace.prototype.lstatOrUndefined;
+}
+
 /** What one search is asked to do. */
 export interface SearchRequest {
   readonly options: ResolvedReadToolsOptions;

@@ -57,6 +57,37 @@ export interface SearchWalkJob {
   /** The include glob as {@link compileGlob} reads it, compiled to a regular expression. */
   readonly include: IncludePattern | undefined;
   readonly limit: number;
+  /**
+   * The files to search, in this order, instead of walking: `[absolute path, path shown]`.
+   * Used when ripgrep already picked the files that may match.
+   */
+  readonly files?: readonly (readonly [string, string])[];
+}
+
+/**
+ * `find_files` on a local workspace: the worker walks the tree itself with synchronous calls
+ * (links listed, never followed; skipped folders not entered) and answers with the files
+ * `include` matches, their modification times and, for links, their targets.
+ */
+export interface FindJob {
+  readonly type: 'find';
+  /** Canonical absolute path of the folder to walk. */
+  readonly start: string;
+  /** The workspace root, for the paths shown. */
+  readonly root: string;
+  readonly skipped: readonly string[];
+  readonly include: IncludePattern;
+}
+
+/** The worker's answer to a {@link FindJob}. */
+export interface FindAnswer {
+  readonly type: 'listed';
+  /** Files (and links) looked at. */
+  readonly walked: number;
+  /** `[path shown, modification time in ms, link target or undefined]`, in no particular order. */
+  readonly files: readonly (readonly [string, number, string | undefined])[];
+  /** Folders that could not be listed, relative to the workspace root. */
+  readonly unreadable: readonly string[];
 }
 
 /** An include glob for the worker: it matches when the path equals `glob` or `regex` matches the path (or, with `basename`, the file name). */
@@ -102,7 +133,7 @@ export interface ChunkResult {
 }
 
 /** Messages the worker sends: `results` answer the jobs in the order they were sent (a batch may be answered in parts). */
-export type WorkerMessage = { readonly type: 'ready' } | { readonly type: 'results'; readonly results: readonly ChunkResult[] } | FoundMessage;
+export type WorkerMessage = { readonly type: 'ready' } | { readonly type: 'results'; readonly results: readonly ChunkResult[] } | FoundMessage | FindAnswer;
 
 /** Bytes of shared memory where the disk-mode worker writes the path of the file it is matching, for the watchdog. */
 export const PATH_BYTES = 16 * 1024;
@@ -333,6 +364,10 @@ function walk(job) {
     visit(job.start, startShown);
     return post({ stoppedByLimit: false });
   }
+  if (job.files !== undefined) {
+    for (const [absolute, shown] of job.files) if (!visit(absolute, shown)) return post({ stoppedByLimit: true });
+    return post({ stoppedByLimit: false });
+  }
   // The walker thread lists folders while this one reads and matches: two cores, and the
   // order stays the walk's. Entries come in batches: ['f', absolute, shown] or ['u', '', shown].
   if (walker === undefined) startWalker();
@@ -375,10 +410,63 @@ function walk(job) {
   }
 }
 
+function includer(include) {
+  if (include === undefined) return () => true;
+  const regex = new RegExp(include.source, include.flags);
+  return (fromStart) => fromStart === include.glob || regex.test(include.basename ? fromStart.slice(fromStart.lastIndexOf('/') + 1) : fromStart);
+}
+
+// find_files: one synchronous walk, the same folders walkFiles enters, links listed and not followed.
+function find(job) {
+  const skipped = new Set(job.skipped);
+  const included = includer(job.include);
+  const display = (absolute) => path.relative(job.root, absolute).split(path.sep).join('/') || '.';
+  const files = [];
+  const unreadable = [];
+  let walked = 0;
+  const pending = [{ absolute: job.start, fromStart: '' }];
+  while (pending.length > 0) {
+    const folder = pending.pop();
+    let listed;
+    try {
+      listed = fs.readdirSync(folder.absolute, { withFileTypes: true });
+    } catch {
+      unreadable.push(display(folder.absolute));
+      continue;
+    }
+    const prefix = folder.fromStart === '' ? '' : folder.fromStart + '/';
+    for (const entry of listed) {
+      const absolute = folder.absolute + path.sep + entry.name;
+      if (entry.isDirectory()) {
+        if (!skipped.has(entry.name)) pending.push({ absolute, fromStart: prefix + entry.name });
+        continue;
+      }
+      const link = entry.isSymbolicLink();
+      if (!link && !entry.isFile()) continue;
+      walked += 1;
+      if (!included(prefix + entry.name)) continue;
+      // Gone since the listing: left out, as walkFiles' caller does.
+      const stats = fs.lstatSync(absolute, { throwIfNoEntry: false });
+      if (stats === undefined) continue;
+      let target;
+      if (link) {
+        try {
+          target = fs.readlinkSync(absolute);
+        } catch {
+          target = '?';
+        }
+      }
+      files.push([display(absolute), stats.mtimeMs, target]);
+    }
+  }
+  parentPort.postMessage({ type: 'listed', walked, files, unreadable });
+}
+
 // Answers go out in order; a result worth keeping (a match, a file passed over) goes out at once
 // with those before it, so it is not lost if a later file gets the worker stuck and terminated.
 parentPort.on('message', (batch) => {
   if (batch.type === 'init') return init(batch);
+  if (batch.type === 'find') return find(batch);
   if (!Array.isArray(batch)) return walk(batch);
   let results = [];
   for (const job of batch) {
@@ -475,11 +563,11 @@ let idle: { readonly worker: Worker; readonly timer: NodeJS.Timeout; readonly on
 const ignoreError = (): void => undefined;
 
 /**
- * A search worker set up for `init`'s search: the idle one when there is one, else a new one.
- * It answers `{ type: 'ready' }` once set up. Give it back with {@link releaseSearchWorker}
- * when the search ended normally; terminate it otherwise.
+ * A search worker set up for `init`'s search (when given): the idle one when there is one,
+ * else a new one. It answers `{ type: 'ready' }` once set up. Give it back with
+ * {@link releaseSearchWorker} when the search ended normally; terminate it otherwise.
  */
-export function takeSearchWorker(init: SearchWorkerInit): Worker {
+export function takeSearchWorker(init?: SearchWorkerInit): Worker {
   let worker: Worker;
   if (idle === undefined) {
     worker = new Worker(SEARCH_WORKER_SOURCE, {
@@ -501,8 +589,46 @@ export function takeSearchWorker(init: SearchWorkerInit): Worker {
     idle = undefined;
     worker.ref();
   }
-  worker.postMessage({ type: 'init', ...init });
+  if (init !== undefined) worker.postMessage({ type: 'init', ...init });
   return worker;
+}
+
+/**
+ * Runs a {@link FindJob} on a search worker: the walk costs a synchronous call per folder
+ * there, instead of a thread-pool round trip per folder on this thread, and never blocks it.
+ * Resolves with `undefined` when `signal` stopped it first.
+ */
+export async function findInWorker(job: Omit<FindJob, 'type'>, signal: AbortSignal): Promise<FindAnswer | undefined> {
+  if (signal.aborted) return undefined;
+  const worker = takeSearchWorker();
+  let settle: (answer: FindAnswer | undefined, error?: Error) => void = () => undefined;
+  const answered = new Promise<FindAnswer | undefined>((resolve, reject) => {
+    settle = (answer, error) => (error === undefined ? resolve(answer) : reject(error));
+  });
+  const onMessage = (message: WorkerMessage): void => {
+    if (message.type === 'listed') settle(message);
+  };
+  const onError = (error: Error): void => settle(undefined, error);
+  const onExit = (code: number): void => settle(undefined, new Error(`The find_files worker exited with code ${code}.`));
+  const onAbort = (): void => settle(undefined);
+  worker.on('message', onMessage);
+  worker.on('error', onError);
+  worker.on('exit', onExit);
+  signal.addEventListener('abort', onAbort, { once: true });
+  let answer: FindAnswer | undefined;
+  try {
+    worker.postMessage({ type: 'find', ...job } satisfies FindJob);
+    answer = await answered;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    worker.off('message', onMessage);
+    worker.off('error', onError);
+    worker.off('exit', onExit);
+    // A walk stopped half way cannot be interrupted: the worker goes, the next search starts another.
+    if (answer === undefined) void worker.terminate();
+    else releaseSearchWorker(worker);
+  }
+  return answer;
 }
 
 /**
