@@ -65,6 +65,7 @@ describe('validateReadToolsOptions', () => {
       regexTimeoutMs: 2_000,
       maxMatchLineLength: 500,
       skippedFolders: ['.git', 'node_modules', 'bin', 'obj', '.toolbelt'],
+      ripgrep: true,
     });
     expect(validateReadToolsOptions({ workspace, maxReadCharacters: 3_000 }).maxLineLength).toBe(1_500);
   });
@@ -79,6 +80,8 @@ describe('validateReadToolsOptions', () => {
     [{ maxReadCharacters: 500 }, 'Expected the `maxReadCharacters` option to be at least 1000, got `500` (number).'],
     [{ maxReadCharacters: 2_000, maxLineLength: 1_500 }, 'Expected the `maxLineLength` option to be at most half of `maxReadCharacters` (1000), got `1500` (number).'],
     [{ skippedFolders: ['a/b'] }, 'Expected the `skippedFolders` option to be an array of folder names (no `/`), got `["a/b"]` (array).'],
+    [{ ripgrep: '' }, 'Expected the `ripgrep` option to be true, false or the path of the rg program, got `` (string).'],
+    [{ ripgrep: 1 }, 'Expected the `ripgrep` option to be true, false or the path of the rg program, got `1` (number).'],
   ])('refuses %o, naming the option', (bad, message) => {
     expect(() => createReadOnlyFileTools({ workspace, ...bad } as ReadToolsOptions)).toThrow(new TypeError(message));
   });

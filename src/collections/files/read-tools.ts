@@ -74,6 +74,13 @@ export interface ReadToolsOptions {
    * @default ['.git', 'node_modules', 'bin', 'obj', '.toolbelt']
    */
   readonly skippedFolders?: readonly string[];
+  /**
+   * ripgrep for `search_files` on a local workspace: `true` uses `rg` from PATH when it is
+   * there, a string is the path of the program, `false` never uses it. ripgrep only picks the
+   * files worth reading; the matching, the limits and the reply are the same without it.
+   * @default true
+   */
+  readonly ripgrep?: boolean | string;
 }
 
 /** {@link ReadToolsOptions} with every default filled in: what each tool receives. */
@@ -123,7 +130,11 @@ export function validateReadToolsOptions(options: ReadToolsOptions): ResolvedRea
     regexTimeoutMs: options.regexTimeoutMs ?? DEFAULT_REGEX_TIMEOUT_MS,
     maxMatchLineLength: options.maxMatchLineLength ?? DEFAULT_MAX_MATCH_LINE_LENGTH,
     skippedFolders: options.skippedFolders ?? DEFAULT_SKIPPED_FOLDERS,
+    ripgrep: options.ripgrep ?? true,
   };
+  if (typeof resolved.ripgrep !== 'boolean' && (typeof resolved.ripgrep !== 'string' || resolved.ripgrep === '')) {
+    throw new TypeError(`Expected the \`ripgrep\` option to be true, false or the path of the rg program, got ${describeValue(resolved.ripgrep)}.`);
+  }
   if (resolved.maxReadCharacters < MIN_READ_CHARACTERS) {
     throw new TypeError(
       `Expected the \`maxReadCharacters\` option to be at least ${MIN_READ_CHARACTERS}, got ${describeValue(resolved.maxReadCharacters)}.`,

@@ -9,6 +9,7 @@ import { Workspace } from '../../workspace/workspace.js';
 import { compileGlob, globForWorker } from './find-files.js';
 import { createReadTools } from './read-tools.js';
 import { listsLocalDisk, readsLocalDisk } from './search-runner.js';
+import { locateRipgrep } from './ripgrep.js';
 import { findInWorker, literalOf } from './search-worker.js';
 import { walkFiles } from './walk.js';
 
@@ -79,6 +80,7 @@ async function buildCorpus(seed: number): Promise<void> {
 let disk: ToolDefinition<any>;
 let through: ToolDefinition<any>;
 let findOnDisk: ToolDefinition<any>;
+let viaRipgrep: ToolDefinition<any>;
 let findThrough: ToolDefinition<any>;
 let throughWorkspace: ThroughMethods;
 const session = createSession();
@@ -95,11 +97,12 @@ beforeAll(async () => {
   expect(listsLocalDisk(workspace)).toBe(true);
   expect(listsLocalDisk(throughWorkspace)).toBe(false);
   const named = (tools: ToolDefinition<any>[], name: string): ToolDefinition<any> => tools.find((tool) => tool.name === name)!;
-  const onDisk = createReadTools({ workspace, maxSearchFileBytes: CAP });
+  const onDisk = createReadTools({ workspace, maxSearchFileBytes: CAP, ripgrep: false });
   const throughMethods = createReadTools({ workspace: throughWorkspace, maxSearchFileBytes: CAP });
   disk = named(onDisk, 'search_files');
   through = named(throughMethods, 'search_files');
   findOnDisk = named(onDisk, 'find_files');
+  viaRipgrep = named(createReadTools({ workspace, maxSearchFileBytes: CAP, ripgrep: true }), 'search_files');
   findThrough = named(throughMethods, 'find_files');
 });
 
@@ -171,7 +174,7 @@ describe('search_files on a local workspace (the worker reads the disk)', () => 
       await fs.mkdir(path.join(trapBase, 'sub'));
       await fs.writeFile(path.join(trapBase, 'sub', 'a.txt'), 'aaa\n');
       await fs.writeFile(path.join(trapBase, 'sub', 'trap.txt'), `start\nfine\n${'a'.repeat(40)}b\n`);
-      const tool = createReadTools({ workspace: new Workspace(trapBase), regexTimeoutMs: 500 }).find((candidate) => candidate.name === 'search_files')!;
+      const tool = createReadTools({ workspace: new Workspace(trapBase), regexTimeoutMs: 500, ripgrep: false }).find((candidate) => candidate.name === 'search_files')!;
       const result = await runTool(tool, { pattern: '(a+)+$' }, { session });
       expect(result.isError).toBe(true);
       expect(result.text).toContain('ran for more than 0.5 s on line 3 of `sub/trap.txt` without finishing');
@@ -179,6 +182,25 @@ describe('search_files on a local workspace (the worker reads the disk)', () => 
     } finally {
       await fs.rm(trapBase, { recursive: true, force: true });
     }
+  });
+});
+
+const rg = await locateRipgrep(true);
+
+describe.skipIf(rg === undefined ? 'ripgrep (rg) is not on PATH: install it (apt-get install ripgrep) to run these tests' : false)('search_files with ripgrep picking the files', () => {
+  it.each(QUERIES.map((input) => [JSON.stringify(input), input] as const))('answers %s with the same matches as the Node.js search', async (_, input) => {
+    const [withRipgrep, withNode]: RunToolResult[] = await Promise.all([runTool(viaRipgrep, input, { session }), runTool(disk, input, { session })]);
+    expect(withRipgrep.isError).toBe(false);
+    // A single file is read directly; a folder goes through ripgrep.
+    expect((withRipgrep.data as { engine: string }).engine).toBe(input.path === 'big/chunks.txt' ? 'node' : 'ripgrep');
+    const data = (result: RunToolResult) => {
+      const { matches, limitReached } = result.data as { matches: unknown[]; limitReached: boolean };
+      return { matches, limitReached };
+    };
+    expect(data(withRipgrep)).toEqual(data(withNode));
+    // The header counts the files ripgrep looked at; the notes name only files that may match.
+    const body = (text: string): string[] => text.split('\n').slice(1).filter((line) => !line.startsWith('Not searched:'));
+    expect(body(withRipgrep.text)).toEqual(body(withNode.text));
   });
 });
 
@@ -221,7 +243,7 @@ describe('search_files disk mode across searches', () => {
         await fs.mkdir(directory, { recursive: true });
         for (let file = 0; file < 20; file += 1) await fs.writeFile(path.join(directory, `f${file}.txt`), file % 2 === 0 ? 'even needle\n' : 'odd\n');
       }
-      const tool = createReadTools({ workspace: new Workspace(treeBase) }).find((candidate) => candidate.name === 'search_files')!;
+      const tool = createReadTools({ workspace: new Workspace(treeBase), ripgrep: false }).find((candidate) => candidate.name === 'search_files')!;
       for (let round = 0; round < 3; round += 1) {
         const first = await runTool(tool, { pattern: 'needle', limit: 1 }, { session });
         expect(first.text.split('\n').slice(0, 2)).toEqual(['1 file match `needle` (1 file searched in the workspace):', 'd000/inner/f0.txt']);

@@ -102,6 +102,7 @@ export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDe
         limit,
         include,
         includePattern: input.include === undefined ? undefined : globForWorker(input.include),
+        includeGlob: input.include,
         signal: context.signal,
       });
       if (outcome.stopped?.type === 'cancelled') throw new ToolError('search_files was cancelled.');

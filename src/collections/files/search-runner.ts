@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { Workspace } from '../../workspace/workspace.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
+import { locateRipgrep, ripgrepCandidates, ripgrepPattern, type RipgrepAnswer } from './ripgrep.js';
 import { SearchChannel, type ChannelStop, type FileState } from './search-channel.js';
 import { canPrefilter, literalOf, type IncludePattern } from './search-worker.js';
 import { describeNonText } from './text.js';
@@ -48,6 +49,8 @@ export interface SearchRequest {
   readonly include: ((fromStart: string) => boolean) | undefined;
   /** The same glob for the worker, in disk mode. */
   readonly includePattern?: IncludePattern | undefined;
+  /** The glob as the model wrote it, for ripgrep (see {@link ripgrepGlob}). */
+  readonly includeGlob?: string | undefined;
   readonly signal: AbortSignal;
 }
 
@@ -82,6 +85,8 @@ export interface SearchOutcome {
     readonly unreadable: readonly string[];
   };
   readonly stopped?: SearchStop;
+  /** Whether ripgrep picked the files to read (see `ripgrep.ts`), or the walk read them all. */
+  readonly engine: 'ripgrep' | 'node';
   /** The same, for a user interface. */
   readonly data: unknown;
 }
@@ -203,7 +208,21 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
   const closing: Promise<unknown>[] = [];
   let exhausted = false;
   const diskMode = readsLocalDisk(workspace) && (request.include === undefined || request.includePattern !== undefined);
+  let engine: SearchOutcome['engine'] = 'node';
   try {
+    // ripgrep names the files worth reading; without it (or when it fails) the worker walks them all.
+    const firstPass = diskMode && !request.targetIsFile ? await askRipgrep(request) : undefined;
+    if (firstPass?.type === 'timeout') channel.fail({ type: 'timeout', afterMs: searchTimeoutMs });
+    else if (firstPass?.type === 'cancelled') channel.fail({ type: 'cancelled' });
+    let files: [string, string][] | undefined;
+    if (firstPass?.type === 'candidates') {
+      engine = 'ripgrep';
+      const shownPrefix = workspace.display(request.target) === '.' ? '' : `${workspace.display(request.target)}/`;
+      files = [];
+      for (const file of firstPass.files) {
+        if (request.include === undefined || request.include(file)) files.push([path.join(request.target, file), shownPrefix + file]);
+      }
+    }
     if (diskMode) {
       stoppedByLimit =
         (await channel.walk(
@@ -215,9 +234,10 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
             skipped: options.skippedFolders,
             include: request.includePattern,
             limit,
+            ...(files === undefined ? {} : { files }),
           },
           (found) => {
-            searched += found.searched;
+            if (files === undefined) searched += found.searched;
             skipped.unreadable.push(...found.unreadable);
             for (const file of found.files) {
               if (file.verdict === 'text') matches.push({ path: file.path, count: file.count, lines: file.lines });
@@ -228,6 +248,7 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
             }
           },
         )) === true;
+      if (firstPass?.type === 'candidates') searched = firstPass.searched;
     }
     while (!diskMode) {
       while (!exhausted && ahead.length < READ_AHEAD) {
@@ -307,8 +328,36 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
     limitReached,
     skipped,
     ...(stopped === undefined ? {} : { stopped }),
-    data: { matches, searched, limitReached, skipped, ...(stopped === undefined ? {} : { stopped }) },
+    engine,
+    data: { matches, searched, limitReached, skipped, ...(stopped === undefined ? {} : { stopped }), engine },
   };
+}
+
+/** ripgrep's first pass, or `undefined` when ripgrep is off, missing, or cannot express the pattern. */
+async function askRipgrep(request: SearchRequest): Promise<RipgrepAnswer | undefined> {
+  const { options } = request;
+  const pattern = ripgrepPattern(request.pattern.source, request.pattern.flags);
+  if (pattern === undefined) return undefined;
+  const program = await locateRipgrep(options.ripgrep);
+  if (program === undefined) return undefined;
+  const answer = await ripgrepCandidates({
+    program,
+    start: request.target,
+    pattern,
+    skipped: options.skippedFolders,
+    glob: ripgrepGlob(request.includeGlob),
+    timeoutMs: options.searchTimeoutMs,
+    signal: request.signal,
+  });
+  return answer.type === 'failed' ? undefined : answer;
+}
+
+/**
+ * A glob ripgrep can use to pass over files, when `include` is as simple as `*.ts`: ripgrep
+ * reads such a glob as picomatch does. Anything else is left to the worker's own check.
+ */
+export function ripgrepGlob(include: string | undefined): string | undefined {
+  return include !== undefined && /^\*(\.[A-Za-z0-9_-]+)+$/.test(include) ? include : undefined;
 }
 
 /** Reads one file in chunks and sends its text to the worker; what the file turned out to be. */

@@ -24,7 +24,11 @@ export interface ReadKit {
   cleanup(): Promise<void>;
 }
 
-/** Makes a {@link ReadKit}; `options` are passed to `createReadTools` beside the workspace. */
+/**
+ * Makes a {@link ReadKit}; `options` are passed to `createReadTools` beside the workspace.
+ * ripgrep is off unless `options` turn it on, so replies do not depend on whether `rg` is
+ * installed (its searched-file counts differ); `ripgrep.test.ts` runs the search with it.
+ */
 export async function makeReadKit(options: Omit<ReadToolsOptions, 'workspace'> = {}): Promise<ReadKit> {
   const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-read-')));
   const root = path.join(base, 'root');
@@ -33,7 +37,7 @@ export async function makeReadKit(options: Omit<ReadToolsOptions, 'workspace'> =
   await fs.mkdir(outside);
   const workspace = new Workspace(root);
   const session = createSession();
-  const tools = Object.fromEntries(createReadTools({ workspace, ...options }).map((tool) => [tool.name, tool])) as ReadKit['tools'];
+  const tools = Object.fromEntries(createReadTools({ workspace, ripgrep: false, ...options }).map((tool) => [tool.name, tool])) as ReadKit['tools'];
   return {
     base,
     root,
