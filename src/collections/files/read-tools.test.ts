@@ -51,6 +51,16 @@ describe('createReadOnlyFileTools', () => {
     expect(read!.description).toContain('A reply holds at most 10,000 characters');
     expect(read!.description).toContain('Lines over 500 characters are cut');
   });
+
+  it('states a field rule once, in the field, since every adapter sends both texts on every call', () => {
+    const [, find, search] = createReadTools({ workspace });
+    const fields = (tool: typeof find) => (z.toJSONSchema(tool!.input) as { properties: Record<string, { description: string }> }).properties;
+    expect(fields(find).pattern.description).toContain('Glob with *, **, ?, [abc], {a,b}. Without "/" it matches names at any depth');
+    expect(find!.description).not.toContain('[abc]');
+    expect(fields(search).limit.description).toContain('Default 100, at most 1000.');
+    expect(fields(search).mode.description).toContain("N ready for read_file's start_line");
+    expect(search!.description).not.toMatch(/default 100|"counts"/);
+  });
 });
 
 describe('validateReadToolsOptions', () => {

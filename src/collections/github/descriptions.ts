@@ -10,11 +10,7 @@ export const GH_VIEW_PR_DESCRIPTION = `Shows one pull request by number: title, 
 
 export const GH_DIFF_DESCRIPTION = `Shows the diff of a pull request (unified diff format). A long diff is cut in the middle; the whole diff is then kept in a file under .toolbelt/output/ that read_file can read.`;
 
-export const GH_CREATE_PR_DESCRIPTION = `Opens a pull request on GitHub from a branch that is already pushed. The user is asked to approve it first.
-- title, body: the pull request's title and description (markdown).
-- head: the branch with the changes; by default the current branch. base: the branch to merge into; by default the repository's default branch.
-- draft: open it as a draft.
-Returns the new pull request's URL.`;
+export const GH_CREATE_PR_DESCRIPTION = `Opens a pull request on GitHub from a branch that is already pushed. The user is asked to approve it first. Returns the new pull request's URL.`;
 
 export const GH_COMMENT_DESCRIPTION = `Posts a comment (markdown) on a GitHub issue or pull request, by number. The user is asked to approve it first. Returns the comment's URL.`;
 

@@ -2,8 +2,8 @@
 
 /** Description of `note_write`. */
 export const NOTE_WRITE_DESCRIPTION = `Saves a named markdown note in the workspace's private folder (.toolbelt/notes/<name>.md), creating it or replacing the whole note. Use notes to keep plans, findings and decisions you want to come back to later in this or a later session.
-- name: letters, digits, "-", "_" and "." (not first), at most {maxName} characters, e.g. "plan" or "api-findings". A trailing ".md" is optional.
-- content: the whole note, at most {maxContent} characters. To add to a note, read it with note_read and write it back whole.
+- name: letters, digits, "-", "_" and "." (not first), at most {maxName} characters.
+- content: at most {maxContent} characters. To add to a note, read it with note_read and write it back whole.
 Needs no approval: notes are private to the agent.`;
 
 /** Description of `note_read`. */

@@ -15,14 +15,13 @@ export interface ShellDescriptionSettings {
 /** The description of `run_shell`. */
 export function runShellDescription(settings: ShellDescriptionSettings): string {
   const parts = [
-    `Runs one command with ${settings.shellName} in a fresh process and returns its status, exit code and output ` +
-      (settings.separateStreams ? '(stdout and stderr in separate sections).' : '(stdout and stderr merged in the order they were written).'),
-    'Every call starts in the workspace root and nothing carries over between calls (cd, variables, activated environments): pass working_directory instead of cd.',
-    'Standard input is closed and there is no terminal, so anything that waits for input fails instead; pass flags such as --yes or --no-edit.',
+    `Runs one command with ${settings.shellName} in a fresh process and returns its exit code and output ` +
+      (settings.separateStreams ? '(stdout and stderr apart).' : '(stdout and stderr merged in order).'),
+    'Each call starts in the workspace root and nothing carries over (cd, variables): use working_directory.',
+    'There is no terminal and no input, so prompts fail: pass flags such as --yes.',
     `A command is stopped, with everything it started, after ${settings.timeoutSeconds} s unless timeout_seconds says otherwise (at most ${settings.maxTimeoutSeconds} s).`,
-    `Replies longer than ${settings.maxOutputCharacters.toLocaleString('en-US')} characters are cut in the middle; the whole output is then saved to a file the reply names, to read with read_file or search with search_files.`,
-    'Use output_filter (a regular expression) to keep only the lines you need, such as errors from a long build.',
-    'Prefer the file tools, when you have them, for reading, searching and editing files.',
+    `A reply over ${settings.maxOutputCharacters.toLocaleString('en-US')} characters is cut in the middle; the whole output is saved to a file the reply names.`,
+    'Prefer the file tools, when you have them, to read, search and edit files.',
   ];
   if (settings.allow !== undefined) {
     parts.push(
@@ -38,17 +37,15 @@ export function runShellDescription(settings: ShellDescriptionSettings): string 
 }
 
 /** `command` field. */
-export const COMMAND_DESCRIPTION = 'The command line to run, such as `npm test` or `git status --short`.';
+export const COMMAND_DESCRIPTION = 'The command line, e.g. `npm test`.';
 /** `working_directory` field. */
-export const WORKING_DIRECTORY_DESCRIPTION =
-  'The folder to run in, relative to the workspace root (default: the root). Must exist and stay inside the workspace.';
+export const WORKING_DIRECTORY_DESCRIPTION = 'Existing folder to run in, relative to the workspace root (default: the root).';
 /** `timeout_seconds` field. */
 export function timeoutSecondsDescription(timeoutSeconds: number, maxTimeoutSeconds: number): string {
-  return `Seconds before the command is stopped (default ${timeoutSeconds}, at most ${maxTimeoutSeconds}, at least 1). Raise it for long builds and test runs.`;
+  return `Seconds before the command is stopped, 1 to ${maxTimeoutSeconds} (default ${timeoutSeconds}). Raise it for long builds and tests.`;
 }
 /** `output_filter` field. */
-export const OUTPUT_FILTER_DESCRIPTION =
-  'A JavaScript regular expression; only output lines that match it are returned, with a count of how many matched. Example: `error|warn`.';
+export const OUTPUT_FILTER_DESCRIPTION = 'Regular expression: return only the output lines it matches, with their count, e.g. `error|warn`.';
 
 /** The collection's system-prompt text. */
 export function shellInstructions(shellName: string): string {

@@ -18,6 +18,8 @@ describe('createShellTools options', () => {
     expect(Object.keys(tool!.input.shape)).toEqual(['command', 'working_directory', 'timeout_seconds', 'output_filter']);
     for (const field of Object.values(tool!.input.shape) as Array<{ description?: string }>) expect(field.description).toBeTruthy();
     expect(tool!.description).toContain('stopped, with everything it started, after 120 s unless timeout_seconds says otherwise (at most 600 s)');
+    expect(tool!.description).toContain('A reply over 30,000 characters is cut in the middle; the whole output is saved to a file the reply names.');
+    expect(tool!.input.shape.timeout_seconds.description).toBe('Seconds before the command is stopped, 1 to 600 (default 120). Raise it for long builds and tests.');
     expect(collection.instructions).toMatch(/^run_shell runs bash commands in the workspace/);
     expect(tool!.describeCall!({ command: 'npm test' })).toBe('Run: npm test');
     expect(tool!.describeCall!({ command: 'npm test', working_directory: 'app' })).toBe('Run in app: npm test');
