@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generateText, isStepCount, streamText, wrapLanguageModel } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createSession, defineTool, formatInputError, type ToolCollection } from '../../src/index.js';
@@ -45,6 +46,24 @@ describe('toAiSdk tools in a tool loop', () => {
     expect(result.text).toBe('You need milk.');
     expect(result.steps[0]!.toolResults[0]!.output).toEqual({ text: 'buy milk', isError: false, data: { name: 'todo', length: 8 } });
     expect(toolResultsIn(prompts[1]!)).toEqual({ c1: { type: 'text', value: 'buy milk' } });
+  });
+
+  it('sends each tool as its description and a JSON Schema without the `$schema` dialect line', async () => {
+    const { collection } = await createNoteCollection();
+    const belt = toAiSdk([collection], { session: createSession() });
+    const model = new MockLanguageModelV4({
+      doGenerate: {
+        content: [{ type: 'text', text: 'Done.' }],
+        finishReason: { unified: 'stop', raw: undefined },
+        usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } },
+        warnings: [],
+      },
+    });
+    await generateText({ model, tools: belt.tools, prompt: 'Hi.' });
+    const sent = (model.doGenerateCalls[0]?.tools ?? []) as { name: string; inputSchema: Record<string, unknown> }[];
+    const readNote = sent.find((tool) => tool.name === 'read_note')!;
+    expect(readNote.inputSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string' } } });
+    expect(readNote.inputSchema).not.toHaveProperty('$schema');
   });
 
   it('runs a streamText loop the same way', async () => {

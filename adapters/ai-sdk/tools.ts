@@ -44,7 +44,9 @@ const FILE_IMAGE_PARTS = 'isStepCount' in ai;
  * a message naming every wrong field instead of failing the step.
  */
 export function toAiSdkTool(tool: ToolDefinition<any>, settings: ApprovalSettings): Tool<any, any> {
-  const inputSchema = jsonSchema(z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as any);
+  // `$schema` only names the JSON Schema dialect: tokens the model reads on every call for nothing.
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' });
+  const inputSchema = jsonSchema(schema as any);
   if (tool.answeredByClient !== undefined) return clientTool(tool, inputSchema);
 
   const common = { description: tool.description, inputSchema, toModelOutput: ({ output }: { output: unknown }) => modelOutput(output) };
