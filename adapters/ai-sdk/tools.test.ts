@@ -60,7 +60,7 @@ describe('toAiSdk tools in a tool loop', () => {
       },
     });
     await generateText({ model, tools: belt.tools, prompt: 'Hi.' });
-    const sent = (model.doGenerateCalls[0]?.tools ?? []) as { name: string; inputSchema: Record<string, unknown> }[];
+    const sent = (model.doGenerateCalls[0]?.tools ?? []) as unknown as { name: string; inputSchema: Record<string, unknown> }[];
     const readNote = sent.find((tool) => tool.name === 'read_note')!;
     expect(readNote.inputSchema).toMatchObject({ type: 'object', properties: { name: { type: 'string' } } });
     expect(readNote.inputSchema).not.toHaveProperty('$schema');
