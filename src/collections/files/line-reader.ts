@@ -17,6 +17,12 @@ export interface PageRequest {
   readonly endLine: number;
   readonly maxCharacters: number;
   readonly maxLineLength: number;
+  /**
+   * The file's size when it was opened. With it, the line count after the page is skipped
+   * when the rest of the file is larger than {@link LINE_COUNT_BUDGET_BYTES}: that count could
+   * not reach the end, so it would only cost the first page of a large file its 8 MB of reads.
+   */
+  readonly fileBytes?: number;
 }
 
 /** Why a page ended. */
@@ -92,6 +98,10 @@ export async function readPage(handle: FileHandle, request: PageRequest): Promis
     phase = nextPhase;
   };
 
+  /** True when the bytes from `offset` to the end are more than the count may scan. */
+  const countCannotReachEnd = (offset: number): boolean =>
+    request.fileBytes !== undefined && request.fileBytes - offset >= LINE_COUNT_BUDGET_BYTES;
+
   const append = (bytes: Buffer): void => {
     lineHasContent = lineHasContent || bytes.length > 0;
     const room = headLimitBytes - headBytes;
@@ -158,6 +168,10 @@ export async function readPage(handle: FileHandle, request: PageRequest): Promis
 
     while (index < chunk.length && phase !== 'stopped') {
       if (phase === 'count') {
+        if (countedBytes === 0 && countCannotReachEnd(position - bytesRead + index)) {
+          phase = 'stopped';
+          continue;
+        }
         const room = LINE_COUNT_BUDGET_BYTES - countedBytes;
         const slice = chunk.subarray(index, index + room);
         newlines += countNewlines(slice);

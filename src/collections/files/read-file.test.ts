@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readSnapshot } from './read-state.js';
 import { makeReadKit, type ReadKit } from './test-support/read-kit.js';
 
@@ -14,6 +14,23 @@ afterEach(async () => {
 
 const numbered = (count: number, text = (n: number) => `line ${n}`): string =>
   Array.from({ length: count }, (_, index) => text(index + 1)).join('\n') + '\n';
+
+/** Counts the bytes read through files the workspace opens from now on; returns the running total. */
+function countBytesRead(): () => number {
+  let total = 0;
+  const open = kit.workspace.open.bind(kit.workspace);
+  vi.spyOn(kit.workspace, 'open').mockImplementation(async (absolute) => {
+    const handle = await open(absolute);
+    const read = handle.read.bind(handle) as (...args: unknown[]) => Promise<{ bytesRead: number }>;
+    handle.read = (async (...args: unknown[]) => {
+      const result = await read(...args);
+      total += result.bytesRead;
+      return result;
+    }) as typeof handle.read;
+    return handle;
+  });
+  return () => total;
+}
 
 describe('read_file', () => {
   it('shows a whole small file as numbered lines with a header', async () => {
@@ -59,6 +76,24 @@ describe('read_file', () => {
 
     const second = await kit.run('read_file', { path: 'big.txt', start_line: last + 1 });
     expect(second.text.split('\n')[1]).toBe(`${last + 1}: line ${last + 1} ${'x'.repeat(40)}`);
+  });
+
+  it('does not scan past the first page of a file too large to count to its end', async () => {
+    // 12 MB: more than the line count's 8 MB budget is left after the first page.
+    await kit.put('large.txt', numbered(300_000, (n) => `line ${n} ${'x'.repeat(30)}`));
+    const bytesRead = countBytesRead();
+    const result = await kit.run('read_file', { path: 'large.txt' });
+    expect(result.text.split('\n', 1)[0]).toMatch(/^large\.txt: lines 1-\d+ \(the file is 12\.\d MB\)\. The reply limit/);
+    expect(bytesRead()).toBeLessThan(256 * 1024);
+  });
+
+  it('still counts the lines of a file whose end is within the count budget', async () => {
+    // 6 MB: the count after the first page reaches the end.
+    await kit.put('medium.txt', numbered(150_000, (n) => `line ${n} ${'x'.repeat(30)}`));
+    const bytesRead = countBytesRead();
+    const result = await kit.run('read_file', { path: 'medium.txt' });
+    expect(result.text.split('\n', 1)[0]).toMatch(/^medium\.txt: lines 1-\d+ of 150000\. The reply limit/);
+    expect(bytesRead()).toBeGreaterThan(6 * 1024 * 1024);
   });
 
   it('cuts lines over 2,000 characters with a marker that says how much was cut', async () => {

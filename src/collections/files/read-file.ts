@@ -61,7 +61,13 @@ export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefin
           return { text: `\`${shown}\` is empty (0 bytes).`, data: { path: file.relative, startLine: 1, endLine: 0, totalLines: 0 } satisfies ReadFileData };
         }
         // The path appears in the header and in a closing note: leave room for it.
-        page = await readPage(handle, { startLine, endLine, maxCharacters: maxReadCharacters - 2 * shown.length, maxLineLength });
+        page = await readPage(handle, {
+          startLine,
+          endLine,
+          maxCharacters: maxReadCharacters - 2 * shown.length,
+          maxLineLength,
+          fileBytes: stats.size,
+        });
       } finally {
         await handle.close();
       }
