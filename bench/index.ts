@@ -1,17 +1,39 @@
 /**
- * `npm run bench`: measures the tools against the reference programs side by side in one run
- * (search_files against ripgrep, run_shell against raw child_process) and prints ratios.
- * Numbers are measured here, never asserted in tests.
+ * `npm run bench`: measures the tools against reference programs side by side in one run and
+ * prints, per case, our median, the reference's median and the ratio, then a summary table
+ * with the targets and the machine the numbers came from. Numbers are printed, never asserted.
+ *
+ *   npm run bench                 every suite
+ *   npm run bench -- search find  only the suites whose names contain these words
+ *   npm run bench -- --fresh      rebuild the generated tree first
  */
+import { describeMachine, printTable, summaryRows } from './harness.js';
+import { benchTree } from './tree.js';
+
 const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [
   { name: 'search_files vs ripgrep', load: () => import('./search.js') },
+  { name: 'find_files vs ripgrep --files', load: () => import('./find.js') },
+  { name: 'read_file on a 1 GB file', load: () => import('./read.js') },
   { name: 'run_shell vs child_process', load: () => import('./shell.js') },
+  { name: 'tool specs vs deepagents', load: () => import('./specs.js') },
 ];
 
-const only = process.argv.slice(2);
+const words = process.argv.slice(2).filter((word) => !word.startsWith('--'));
+const tree = benchTree(process.argv.includes('--fresh'));
+console.log(
+  `Tree: ${tree.files.toLocaleString('en-US')} files, ${(tree.bytes / 1024 / 1024).toFixed(0)} MB at ${tree.root}` +
+    (tree.builtMs > 0 ? ` (built in ${(tree.builtMs / 1000).toFixed(1)} s)` : ' (reused; --fresh rebuilds it)'),
+);
 for (const suite of suites) {
-  if (only.length > 0 && !only.some((word) => suite.name.includes(word))) continue;
+  if (words.length > 0 && !words.some((word) => suite.name.includes(word))) continue;
   console.log(`\n## ${suite.name}\n`);
   const { run } = await suite.load();
   await run();
 }
+
+console.log('\n## Summary\n');
+printTable([
+  ['suite', 'case', 'ours', 'reference', 'ratio', 'target', 'verdict'],
+  ...summaryRows().map((row) => [row.suite, row.case, row.ours, row.reference, row.ratio, row.target, row.verdict]),
+]);
+console.log(`\nMachine: ${await describeMachine()}`);

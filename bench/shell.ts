@@ -1,101 +1,153 @@
 /**
- * run_shell against raw `child_process`, side by side in one run: many small commands, one
- * large output, and a flood (throughput and peak memory). Prints ratios; asserts nothing.
+ * run_shell against a bare `child_process.spawn`, side by side in one run.
+ *
+ * - Per-call overhead: `true` through `runTool(run_shell)` against `spawn('bash', ['-c',
+ *   'true'])` awaited to `close`. Each timed sample is {@link CALLS_PER_SAMPLE} calls in a row;
+ *   the table shows the median sample divided by that count, so one number is one call.
+ * - Extra rows without a target: `echo hello` the same way (a little output through the
+ *   pipes), and `seq 1 1000000` (6.9 MB of output, cut to fit the reply and saved to a file).
+ * - A 1 GB flood in a fresh process per side (bench/shell-flood-child.ts): time, peak
+ *   resident memory growth, and for run_shell the reply's length against its budget
+ *   (`maxOutputCharacters`) and the size of the saved copy (capped by `maxSpillCharacters`).
  */
-import { exec, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { createShellTools } from '../src/collections/shell/index.js';
+import { DEFAULT_MAX_OUTPUT_CHARACTERS, DEFAULT_MAX_SPILL_CHARACTERS } from '../src/collections/shell/options.js';
 import { runTool } from '../src/run-tool.js';
 import { createSession } from '../src/session.js';
 import { Workspace } from '../src/workspace/workspace.js';
+import { compare, megabytes, ms, printTable, ratio, record, runInFreshProcess, verdict } from './harness.js';
 
-const SMALL_RUNS = 40;
+/** Calls per timed sample in the per-call cases: enough that timer resolution does not matter. */
+const CALLS_PER_SAMPLE = 20;
+const OVERHEAD_TARGET = 1.5;
+const FLOOD_BYTES = 1024 ** 3;
+const FLOOD_MEMORY_TARGET_BYTES = 50 * 1024 ** 2;
 const LARGE_COMMAND = 'seq 1 1000000';
-const FLOOD_BYTES = 200 * 1024 * 1024;
-const MB = 1024 * 1024;
+const SUITE = 'shell';
 
-const execAsync = promisify(exec);
-
-/** Runs the benchmark and prints a table. */
+/** Runs the cases, prints a table and records the summary rows. */
 export async function run(): Promise<void> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-bench-shell-'));
   try {
-    const workspace = new Workspace(root);
-    const tool = createShellTools({ workspace }).tools[0]!;
-    const session = createSession();
-    const viaTool = (command: string) => runTool(tool, { command }, { session, mode: 'auto' });
-    const viaSpawn = (command: string) =>
-      new Promise<number>((resolve, reject) => {
-        const child = spawn('bash', ['-c', command], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-        let bytes = 0;
-        child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        child.stderr.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        child.on('error', reject);
-        child.on('close', () => resolve(bytes));
-      });
-    const viaExec = (command: string) => execAsync(command, { cwd: root, shell: 'bash', maxBuffer: 1024 * MB });
+    const rows: string[][] = [['case', 'run_shell', 'bare spawn', 'ratio', 'notes']];
+    const viaTool = toolRunner(root);
+    const viaSpawn = (command: string) => spawnToClose(command, root);
 
-    await viaTool('true');
-    await viaSpawn('true');
+    const overhead = await comparePerCall(() => viaTool('true'), () => viaSpawn('true'));
+    rows.push(['`true`, per call', ms(overhead.ours), ms(overhead.reference), ratio(overhead.ratio), `median of ${CALLS_PER_SAMPLE}-call samples ÷ ${CALLS_PER_SAMPLE}`]);
+    record({
+      suite: SUITE,
+      case: '`true`, per call',
+      ours: ms(overhead.ours),
+      reference: `${ms(overhead.reference)} (bare spawn)`,
+      ratio: ratio(overhead.ratio),
+      target: `≤ ${ratio(OVERHEAD_TARGET)}`,
+      verdict: verdict(overhead.ratio, OVERHEAD_TARGET),
+    });
 
-    const rows: string[][] = [['case', 'run_shell', 'spawn', 'exec', 'run_shell / spawn']];
-    const small = [await time(async () => { for (let i = 0; i < SMALL_RUNS; i += 1) await viaTool('echo hello'); })];
-    const smallSpawn = await time(async () => { for (let i = 0; i < SMALL_RUNS; i += 1) await viaSpawn('echo hello'); });
-    const smallExec = await time(async () => { for (let i = 0; i < SMALL_RUNS; i += 1) await viaExec('echo hello'); });
-    rows.push([`${SMALL_RUNS} × echo hello`, ms(small[0]!), ms(smallSpawn), ms(smallExec), ratio(small[0]!, smallSpawn)]);
+    const echo = await comparePerCall(() => viaTool('echo hello'), () => viaSpawn('echo hello'));
+    rows.push(['`echo hello`, per call', ms(echo.ours), ms(echo.reference), ratio(echo.ratio), 'same, with a line of output']);
+    recordExtra('`echo hello`, per call', echo.ours, echo.reference);
 
-    const large = await time(() => viaTool(LARGE_COMMAND));
-    const largeSpawn = await time(() => viaSpawn(LARGE_COMMAND));
-    const largeExec = await time(() => viaExec(LARGE_COMMAND));
-    rows.push([`${LARGE_COMMAND} (6.9 MB)`, ms(large), ms(largeSpawn), ms(largeExec), ratio(large, largeSpawn)]);
+    const large = await compare(() => viaTool(LARGE_COMMAND), () => viaSpawn(LARGE_COMMAND), { runs: 5 });
+    rows.push([`\`${LARGE_COMMAND}\` (6.9 MB)`, ms(large.ours), ms(large.reference), ratio(large.ratio), 'reply cut to fit, whole output saved']);
+    recordExtra(`\`${LARGE_COMMAND}\` (6.9 MB)`, large.ours, large.reference);
 
-    const floodCommand = `yes 'a line of flood output' | head -c ${FLOOD_BYTES}`;
-    const toolFlood = await withPeakMemory(() => viaTool(floodCommand));
-    const spawnFlood = await withPeakMemory(() => viaSpawn(floodCommand));
-    rows.push([`flood ${FLOOD_BYTES / MB} MB`, ms(toolFlood.ms), ms(spawnFlood.ms), 'n/a (would buffer it all)', ratio(toolFlood.ms, spawnFlood.ms)]);
+    const toolFlood = await runInFreshProcess('shell-flood-child.ts', ['tool', String(FLOOD_BYTES)]);
+    const spawnFlood = await runInFreshProcess('shell-flood-child.ts', ['spawn', String(FLOOD_BYTES)]);
+    const replyCharacters = Number(toolFlood.replyCharacters);
+    const spillBytes = Number(toolFlood.spillBytes);
+    rows.push([
+      '1 GB flood, time',
+      ms(toolFlood.ms),
+      ms(spawnFlood.ms),
+      ratio(toolFlood.ms / spawnFlood.ms),
+      `run_shell cleans, windows and saves ${megabytes(spillBytes)}; spawn only counts bytes`,
+    ]);
+    rows.push([
+      '1 GB flood, peak RSS growth',
+      megabytes(toolFlood.peakGrowthBytes),
+      megabytes(spawnFlood.peakGrowthBytes),
+      ratio(toolFlood.peakGrowthBytes / spawnFlood.peakGrowthBytes),
+      'fresh process per side',
+    ]);
+    rows.push([
+      '1 GB flood, reply length',
+      `${formatCount(replyCharacters)} chars`,
+      '-',
+      '-',
+      `budget (maxOutputCharacters) ${formatCount(DEFAULT_MAX_OUTPUT_CHARACTERS)}; saved copy capped at ${formatCount(DEFAULT_MAX_SPILL_CHARACTERS)} chars`,
+    ]);
     printTable(rows);
-    console.log(
-      `\nflood peak RSS growth: run_shell ${(toolFlood.growth / MB).toFixed(1)} MB (keeps head and tail, spills up to 50,000,000 characters), ` +
-        `raw spawn counting bytes ${(spawnFlood.growth / MB).toFixed(1)} MB; ` +
-        `throughput run_shell ${(FLOOD_BYTES / MB / (toolFlood.ms / 1000)).toFixed(0)} MB/s, spawn ${(FLOOD_BYTES / MB / (spawnFlood.ms / 1000)).toFixed(0)} MB/s`,
-    );
+
+    recordExtra('1 GB flood, time', toolFlood.ms, spawnFlood.ms);
+    record({
+      suite: SUITE,
+      case: '1 GB flood, peak RSS growth',
+      ours: megabytes(toolFlood.peakGrowthBytes),
+      reference: `${megabytes(spawnFlood.peakGrowthBytes)} (bare spawn)`,
+      ratio: ratio(toolFlood.peakGrowthBytes / spawnFlood.peakGrowthBytes),
+      target: `≤ ${megabytes(FLOOD_MEMORY_TARGET_BYTES)}`,
+      verdict: verdict(toolFlood.peakGrowthBytes, FLOOD_MEMORY_TARGET_BYTES),
+    });
+    record({
+      suite: SUITE,
+      case: '1 GB flood, reply length',
+      ours: `${formatCount(replyCharacters)} chars`,
+      reference: '-',
+      ratio: '-',
+      target: `≤ ${formatCount(DEFAULT_MAX_OUTPUT_CHARACTERS)} chars`,
+      verdict: verdict(replyCharacters, DEFAULT_MAX_OUTPUT_CHARACTERS),
+    });
   } finally {
     await fs.rm(root, { recursive: true, force: true });
   }
 }
 
-async function time(action: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await action();
-  return performance.now() - started;
+/** Runs a command through `runTool(run_shell)` in auto mode (no approval asked), failing loudly on an error reply. */
+function toolRunner(root: string): (command: string) => Promise<string> {
+  const tool = createShellTools({ workspace: new Workspace(root) }).tools[0]!;
+  const session = createSession();
+  return async (command) => {
+    const result = await runTool(tool, { command }, { session, mode: 'auto' });
+    if (result.isError) throw new Error(`run_shell failed: ${result.text}`);
+    return result.text;
+  };
 }
 
-async function withPeakMemory(action: () => Promise<unknown>): Promise<{ ms: number; growth: number }> {
-  const baseline = process.memoryUsage().rss;
-  let peak = baseline;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-  const elapsed = await time(action);
-  clearInterval(sampler);
-  return { ms: elapsed, growth: Math.max(peak, process.memoryUsage().rss) - baseline };
+/** The reference: a bare spawn of bash, its output read and dropped, awaited to `close`. */
+function spawnToClose(command: string, cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', command], { cwd });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on('error', reject);
+    child.on('close', () => resolve(''));
+  });
 }
 
-function ms(value: number): string {
-  return `${value.toFixed(0)} ms`;
+/** {@link compare} over samples of {@link CALLS_PER_SAMPLE} calls, reported per call. */
+async function comparePerCall(ours: () => Promise<unknown>, reference: () => Promise<unknown>): Promise<{ ours: number; reference: number; ratio: number }> {
+  const repeat = (action: () => Promise<unknown>) => async () => {
+    for (let index = 0; index < CALLS_PER_SAMPLE; index += 1) await action();
+  };
+  const result = await compare(repeat(ours), repeat(reference));
+  return { ours: result.ours / CALLS_PER_SAMPLE, reference: result.reference / CALLS_PER_SAMPLE, ratio: result.ratio };
 }
 
-function ratio(a: number, b: number): string {
-  return `${(a / b).toFixed(2)}×`;
+/** A summary row for a case shown for context, without a target. */
+function recordExtra(name: string, ours: number, reference: number): void {
+  record({ suite: SUITE, case: name, ours: ms(ours), reference: `${ms(reference)} (bare spawn)`, ratio: ratio(ours / reference), target: '-', verdict: '-' });
 }
 
-function printTable(rows: string[][]): void {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const [index, row] of rows.entries()) {
-    console.log(`| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`);
-    if (index === 0) console.log(`| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`);
-  }
+function formatCount(value: number): string {
+  return value.toLocaleString('en-US');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await run();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await run();
+}
