@@ -225,6 +225,30 @@ describe('find_files on a local workspace (a worker walks the disk)', () => {
     expect(result.text).not.toMatch(/link-dir\/|node_modules\/|\.git\//);
   });
 
+  it('answers exactly as walking through the workspace does on a tree large enough to share between two threads', async () => {
+    const treeBase = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-find-shared-')));
+    try {
+      const next = random(11);
+      for (let index = 0; index < 400; index += 1) {
+        const folder = path.join(treeBase, `p${index % 7}`, `d${index}`, ...(next() < 0.5 ? ['deep'] : []));
+        await fs.mkdir(folder, { recursive: true });
+        await fs.writeFile(path.join(folder, `f${index}.${next() < 0.5 ? 'ts' : 'md'}`), '');
+        if (index % 50 === 0) await fs.symlink('..', path.join(folder, `up${index}.ts`));
+        if (index % 60 === 0) await fs.mkdir(path.join(folder, 'node_modules', 'x'), { recursive: true }).then(() => fs.writeFile(path.join(folder, 'node_modules', 'x', 'hidden.ts'), ''));
+      }
+      const onDisk = createReadTools({ workspace: new Workspace(treeBase) }).find((tool) => tool.name === 'find_files')!;
+      const through = createReadTools({ workspace: new ThroughMethods(treeBase) }).find((tool) => tool.name === 'find_files')!;
+      for (const pattern of ['*.ts', 'p3/**/*.md', 'up*', 'hidden.ts']) {
+        const [fromDisk, fromMethods] = await Promise.all([runTool(onDisk, { pattern }, { session }), runTool(through, { pattern }, { session })]);
+        expect(fromDisk.text).toBe(fromMethods.text);
+        expect(fromDisk.data).toEqual(fromMethods.data);
+      }
+      expect((await runTool(onDisk, { pattern: 'up*' }, { session })).text.split('\n')[0]).toBe('Found 8 files matching `up*` in the workspace, newest first:');
+    } finally {
+      await fs.rm(treeBase, { recursive: true, force: true });
+    }
+  });
+
   it('gives up a walk cancelled half way, and the next find_files works', async () => {
     const controller = new AbortController();
     const walking = findInWorker({ start: root, root, skipped: [], include: globForWorker('*') }, controller.signal);
@@ -243,10 +267,16 @@ describe('search_files disk mode across searches', () => {
         await fs.mkdir(directory, { recursive: true });
         for (let file = 0; file < 20; file += 1) await fs.writeFile(path.join(directory, `f${file}.txt`), file % 2 === 0 ? 'even needle\n' : 'odd\n');
       }
-      const tool = createReadTools({ workspace: new Workspace(treeBase), ripgrep: false }).find((candidate) => candidate.name === 'search_files')!;
+      const tools = createReadTools({ workspace: new Workspace(treeBase), ripgrep: false });
+      const tool = tools.find((candidate) => candidate.name === 'search_files')!;
+      const find = tools.find((candidate) => candidate.name === 'find_files')!;
       for (let round = 0; round < 3; round += 1) {
         const first = await runTool(tool, { pattern: 'needle', limit: 1 }, { session });
         expect(first.text.split('\n').slice(0, 2)).toEqual(['1 file match `needle` (1 file searched in the workspace):', 'd000/inner/f0.txt']);
+        // find_files shares the walker thread: batches the search left behind must not leak into it.
+        expect((await runTool(find, { pattern: 'f1?.txt' }, { session })).text.split('\n')[0]).toBe(
+          'Found 1,500 files matching `f1?.txt` in the workspace; the 100 newest:',
+        );
         const all = await runTool(tool, { pattern: 'needle', mode: 'counts', limit: 1_000 }, { session });
         const lines = all.text.split('\n');
         expect(lines[0]).toBe('1,000 matching lines in 1,000 files for `needle` (1,999 files searched in the workspace):');

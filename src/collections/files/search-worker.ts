@@ -139,6 +139,72 @@ export type WorkerMessage = { readonly type: 'ready' } | { readonly type: 'resul
 export const PATH_BYTES = 16 * 1024;
 
 /**
+ * What the search worker and its walker thread share for `find_files` (and the include
+ * check), pasted into both as plain JavaScript: listing one folder (links listed, never
+ * followed; skipped folders not entered), with modification times and link targets of the
+ * files `include` matches.
+ */
+const FIND_SOURCE = String.raw`
+function includer(include) {
+  if (include === undefined) return () => true;
+  const regex = new RegExp(include.source, include.flags);
+  return (fromStart) => fromStart === include.glob || regex.test(include.basename ? fromStart.slice(fromStart.lastIndexOf('/') + 1) : fromStart);
+}
+
+function findContext(job) {
+  return {
+    skipped: new Set(job.skipped),
+    included: includer(job.include),
+    display: (absolute) => path.relative(job.root, absolute).split(path.sep).join('/') || '.',
+  };
+}
+
+// Lists one folder into state ({ walked, files, unreadable }); its subfolders go on pending.
+function listFolder(folder, context, state, pending) {
+  let listed;
+  try {
+    listed = fs.readdirSync(folder.absolute, { withFileTypes: true });
+  } catch {
+    state.unreadable.push(context.display(folder.absolute));
+    return;
+  }
+  const prefix = folder.fromStart === '' ? '' : folder.fromStart + '/';
+  for (const entry of listed) {
+    const absolute = folder.absolute + path.sep + entry.name;
+    if (entry.isDirectory()) {
+      if (!context.skipped.has(entry.name)) pending.push({ absolute, fromStart: prefix + entry.name });
+      continue;
+    }
+    const link = entry.isSymbolicLink();
+    if (!link && !entry.isFile()) continue;
+    state.walked += 1;
+    if (!context.included(prefix + entry.name)) continue;
+    // Gone since the listing: left out, as walkFiles' caller does.
+    const stats = fs.lstatSync(absolute, { throwIfNoEntry: false });
+    if (stats === undefined) continue;
+    let target;
+    if (link) {
+      try {
+        target = fs.readlinkSync(absolute);
+      } catch {
+        target = '?';
+      }
+    }
+    state.files.push([context.display(absolute), stats.mtimeMs, target]);
+  }
+}
+
+// Walks folders and everything below them, depth first.
+function walkFolders(folders, context, state) {
+  const pending = folders.slice();
+  while (pending.length > 0) listFolder(pending.pop(), context, state, pending);
+}
+`;
+
+/** Folders `find_files` lists breadth first before the search worker shares the walk with its walker thread. */
+const SHARE_FOLDERS = 64;
+
+/**
  * The worker's code, plain JavaScript run with `eval: true`, so it works the same from the
  * TypeScript sources, the built package and a bundler (no worker file to locate). It imports
  * only Node's built-in modules. Chunks are text the main thread read through the workspace;
@@ -410,56 +476,51 @@ function walk(job) {
   }
 }
 
-function includer(include) {
-  if (include === undefined) return () => true;
-  const regex = new RegExp(include.source, include.flags);
-  return (fromStart) => fromStart === include.glob || regex.test(include.basename ? fromStart.slice(fromStart.lastIndexOf('/') + 1) : fromStart);
+${FIND_SOURCE}
+
+/** Folders listed breadth first before the walk is shared with the walker thread. */
+const SHARE_FOLDERS = ${SHARE_FOLDERS};
+
+// find_files: breadth first until there are enough folders to share, then each thread walks
+// half of them depth first; the walker's half comes back in one message.
+function find(job) {
+  const context = findContext(job);
+  const state = { walked: 0, files: [], unreadable: [] };
+  let frontier = [{ absolute: job.start, fromStart: '' }];
+  while (frontier.length > 0 && frontier.length < SHARE_FOLDERS) {
+    const next = [];
+    for (const folder of frontier) listFolder(folder, context, state, next);
+    frontier = next;
+  }
+  const theirs = frontier.filter((_, index) => index % 2 === 1);
+  const id = (walkId += 1);
+  if (theirs.length > 0) {
+    if (walker === undefined) startWalker();
+    walker.postMessage({ type: 'find', id, job, folders: theirs });
+  }
+  walkFolders(frontier.filter((_, index) => index % 2 === 0), context, state);
+  if (theirs.length > 0) {
+    const other = waitForWalker(id);
+    state.walked += other.walked;
+    for (const file of other.files) state.files.push(file);
+    for (const folder of other.unreadable) state.unreadable.push(folder);
+  }
+  parentPort.postMessage({ type: 'listed', ...state });
 }
 
-// find_files: one synchronous walk, the same folders walkFiles enters, links listed and not followed.
-function find(job) {
-  const skipped = new Set(job.skipped);
-  const included = includer(job.include);
-  const display = (absolute) => path.relative(job.root, absolute).split(path.sep).join('/') || '.';
-  const files = [];
-  const unreadable = [];
-  let walked = 0;
-  const pending = [{ absolute: job.start, fromStart: '' }];
-  while (pending.length > 0) {
-    const folder = pending.pop();
-    let listed;
-    try {
-      listed = fs.readdirSync(folder.absolute, { withFileTypes: true });
-    } catch {
-      unreadable.push(display(folder.absolute));
+// The walker's answer to find job id; batches left over from an earlier walk are passed over.
+function waitForWalker(id) {
+  for (;;) {
+    const posted = Atomics.load(control, POSTED_SLOT);
+    const received = receiveMessageOnPort(walkerPort);
+    if (received === undefined) {
+      Atomics.wait(control, POSTED_SLOT, posted, 100);
       continue;
     }
-    const prefix = folder.fromStart === '' ? '' : folder.fromStart + '/';
-    for (const entry of listed) {
-      const absolute = folder.absolute + path.sep + entry.name;
-      if (entry.isDirectory()) {
-        if (!skipped.has(entry.name)) pending.push({ absolute, fromStart: prefix + entry.name });
-        continue;
-      }
-      const link = entry.isSymbolicLink();
-      if (!link && !entry.isFile()) continue;
-      walked += 1;
-      if (!included(prefix + entry.name)) continue;
-      // Gone since the listing: left out, as walkFiles' caller does.
-      const stats = fs.lstatSync(absolute, { throwIfNoEntry: false });
-      if (stats === undefined) continue;
-      let target;
-      if (link) {
-        try {
-          target = fs.readlinkSync(absolute);
-        } catch {
-          target = '?';
-        }
-      }
-      files.push([display(absolute), stats.mtimeMs, target]);
-    }
+    Atomics.add(control, TAKEN_SLOT, 1);
+    Atomics.notify(control, TAKEN_SLOT);
+    if (received.message.id === id && received.message.found !== undefined) return received.message.found;
   }
-  parentPort.postMessage({ type: 'listed', walked, files, unreadable });
 }
 
 // Answers go out in order; a result worth keeping (a match, a file passed over) goes out at once
@@ -502,16 +563,26 @@ const POSTED_SLOT = 0, TAKEN_SLOT = 1, STOP_SLOT = 2;
 const AHEAD = ${WALK_BATCHES_AHEAD};
 const BATCH = ${WALK_BATCH_ENTRIES};
 
+${FIND_SOURCE}
+
 function byName(a, b) {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
+// find_files: the folders the search worker shared, walked here; the answer goes back in one message.
+function find(message) {
+  const state = { walked: 0, files: [], unreadable: [] };
+  walkFolders(message.folders, findContext(message.job), state);
+  port.postMessage({ id: message.id, found: state });
+  Atomics.add(control, POSTED_SLOT, 1);
+  Atomics.notify(control, POSTED_SLOT);
+}
+
 parentPort.on('message', (job) => {
+  if (job.type === 'find') return find(job);
   const stopped = () => Atomics.load(control, STOP_SLOT) !== job.id;
   const skipped = new Set(job.skipped);
-  const include = job.include === undefined ? undefined : { ...job.include, regex: new RegExp(job.include.source, job.include.flags) };
-  const included = (fromStart) =>
-    include === undefined || fromStart === include.glob || include.regex.test(include.basename ? fromStart.slice(fromStart.lastIndexOf('/') + 1) : fromStart);
+  const included = includer(job.include);
   let entries = [];
   let sent = 0;
   const send = (end) => {
