@@ -21,7 +21,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
 const words = process.argv.slice(2).filter((word) => !word.startsWith('--'));
 const tree = benchTree(process.argv.includes('--fresh'));
 console.log(
-  `Tree: ${tree.files.toLocaleString('en-US')} files, ${(tree.bytes / 1024 / 1024).toFixed(0)} MB at ${tree.root}` +
+  `Tree: ${tree.files.toLocaleString('en-US')} files, ${(tree.bytes / 1e6).toFixed(0)} MB at ${tree.root}` +
     (tree.builtMs > 0 ? ` (built in ${(tree.builtMs / 1000).toFixed(1)} s)` : ' (reused; --fresh rebuilds it)'),
 );
 for (const suite of suites) {
