@@ -170,6 +170,15 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
     }
   });
 
+  it('does not enter a skipped folder whose name the include glob matches', async () => {
+    kit = await makeReadKit({ ripgrep: true, skippedFolders: ['vendor.ts', 'we[ir]d*'] });
+    await kit.put('vendor.ts/inside.ts', 'needle\n');
+    await kit.put('we[ir]d*/inside.ts', 'needle\n');
+    await kit.put('src/a.ts', 'needle\n');
+    const result = await kit.run('search_files', { pattern: 'needle', include: '*.ts' });
+    expect([engine(result), result.text]).toEqual(['ripgrep', '1 file match `needle` (1 file searched in the workspace):\nsrc/a.ts']);
+  });
+
   it('names the files it could not search only when they may match', async () => {
     kit = await makeReadKit({ ripgrep: true, maxSearchFileBytes: 1_000 });
     await kit.put('big-with.log', `${'x'.repeat(2_000)}\nneedle\n`);

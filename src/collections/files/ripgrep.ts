@@ -321,8 +321,9 @@ export async function ripgrepCandidates(query: RipgrepQuery): Promise<RipgrepAns
     '--files-with-matches',
     '--null',
     '--stats',
-    ...query.skipped.flatMap((folder) => ['--glob', `!${escapeGlob(folder)}/`]),
+    // The last glob that matches wins: skipped folders last, so `*.ts` cannot bring back a folder named `x.ts`.
     ...(query.glob === undefined ? [] : ['--glob', query.glob]),
+    ...query.skipped.flatMap((folder) => ['--glob', `!${escapeGlob(folder)}/`]),
     '--regexp',
     query.pattern,
     '--',
