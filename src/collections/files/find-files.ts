@@ -170,7 +170,8 @@ async function withModificationTimes(
     const batch = found.slice(index, index + STAT_BATCH);
     const described = await Promise.all(
       batch.map(async (file): Promise<FoundFile | undefined> => {
-        const stats = await workspace.lstatOrUndefined(file.absolute);
+        // Gone since the listing, or out of reach (a path over PATH_MAX): left out.
+        const stats = await workspace.lstatOrUndefined(file.absolute).catch(() => undefined);
         if (stats === undefined) return undefined;
         const shown = workspace.display(file.absolute);
         if (!file.isLink) return { path: shown, mtimeMs: stats.mtimeMs };

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -248,6 +250,31 @@ describe('find_files on a local workspace (a worker walks the disk)', () => {
       await fs.rm(treeBase, { recursive: true, force: true });
     }
   });
+
+  it('answers, leaving out what it cannot look at, when a path is over PATH_MAX in either thread', async () => {
+    const treeBase = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-find-long-')));
+    try {
+      // 64 folders: the worker lists the root, then gives every other folder to its walker thread.
+      for (let index = 0; index < 64; index += 1) await fs.mkdir(path.join(treeBase, `d${String(index).padStart(2, '0')}`));
+      const listed = readdirSync(treeBase);
+      for (const folder of [listed[0]!, listed[1]!]) {
+        // A folder whose path is just under PATH_MAX holding a file whose path is over it: listed, but lstat fails.
+        const start = path.join(treeBase, folder);
+        const level = 'd'.repeat(250);
+        const levels = Math.floor((4_090 - start.length) / (level.length + 1));
+        execFileSync('bash', ['-c', `cd "$1" && for i in $(seq ${levels}); do mkdir ${level} && cd ${level}; done && touch ${'f'.repeat(246)}.txt`, 'bash', start]);
+      }
+      await fs.writeFile(path.join(treeBase, 'd05', 'found.txt'), 'x');
+      for (const workspace of [new Workspace(treeBase), new ThroughMethods(treeBase)]) {
+        const find = createReadTools({ workspace }).find((tool) => tool.name === 'find_files')!;
+        const result = await runTool(find, { pattern: '*.txt' }, { session, signal: AbortSignal.timeout(10_000) });
+        expect(result.text).toBe('Found 1 file matching `*.txt` in the workspace, newest first:\nd05/found.txt');
+      }
+    } finally {
+      // Node's fs.rm cannot remove a tree deeper than PATH_MAX; rm can.
+      execFileSync('rm', ['-rf', treeBase]);
+    }
+  }, 30_000);
 
   it('gives up a walk cancelled half way, and the next find_files works', async () => {
     const controller = new AbortController();

@@ -179,8 +179,14 @@ function listFolder(folder, context, state, pending) {
     if (!link && !entry.isFile()) continue;
     state.walked += 1;
     if (!context.included(prefix + entry.name)) continue;
-    // Gone since the listing: left out, as walkFiles' caller does.
-    const stats = fs.lstatSync(absolute, { throwIfNoEntry: false });
+    // Gone since the listing, or out of reach (a path over PATH_MAX, a folder listed but not
+    // entered): left out, as find_files' walk through the workspace does.
+    let stats;
+    try {
+      stats = fs.lstatSync(absolute, { throwIfNoEntry: false });
+    } catch {
+      continue;
+    }
     if (stats === undefined) continue;
     let target;
     if (link) {
@@ -352,7 +358,6 @@ function searchFile(absolute, wanted) {
         if (needle !== undefined && bytes.indexOf(needle) === -1) return result;
         text = bytes.toString('utf8');
         if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       } else {
         decoder ??= new TextDecoder('utf-8', { fatal: true });
         try {
@@ -519,7 +524,10 @@ function waitForWalker(id) {
     }
     Atomics.add(control, TAKEN_SLOT, 1);
     Atomics.notify(control, TAKEN_SLOT);
-    if (received.message.id === id && received.message.found !== undefined) return received.message.found;
+    const message = received.message;
+    if (message.id !== id || message.found === undefined) continue;
+    if (message.error !== undefined) throw new Error('The find_files walker thread failed: ' + message.error);
+    return message.found;
   }
 }
 
@@ -572,8 +580,13 @@ function byName(a, b) {
 // find_files: the folders the search worker shared, walked here; the answer goes back in one message.
 function find(message) {
   const state = { walked: 0, files: [], unreadable: [] };
-  walkFolders(message.folders, findContext(message.job), state);
-  port.postMessage({ id: message.id, found: state });
+  // Always answer, or the search worker would wait for ever: an error goes back to be thrown there.
+  try {
+    walkFolders(message.folders, findContext(message.job), state);
+    port.postMessage({ id: message.id, found: state });
+  } catch (error) {
+    port.postMessage({ id: message.id, found: state, error: String(error?.stack ?? error) });
+  }
   Atomics.add(control, POSTED_SLOT, 1);
   Atomics.notify(control, POSTED_SLOT);
 }
