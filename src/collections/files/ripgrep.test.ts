@@ -19,6 +19,13 @@ describe('ripgrepPattern', () => {
     expect(ripgrepPattern('a\\/b#c', 'u')).toBe('a/b\\#c');
     expect(ripgrepPattern('\\u{1F600}\\x41\\u00e9', 'u')).toBe('\\x{1f600}\\x{41}\\x{e9}');
     expect(ripgrepPattern('[^\\d\\-a]', 'u')).toBe('[^0-9\\-a]');
+    // `--` in a ripgrep class is set difference: a `-` that is not a range is escaped.
+    expect(ripgrepPattern('a[+--]b[-x][y-]', 'u')).toBe('a[+-\\-]b[\\-x][y\\-]');
+    // `$` also before the `\r` search_files strips; anchors inside an alternative are dropped (ripgrep 13 misses `$^`).
+    expect(ripgrepPattern('^a$|^b$', 'u')).toBe('^a(?:\\r?$)|^b(?:\\r?$)');
+    expect(ripgrepPattern('$^', 'u')).toBe('^');
+    // Under ignore_case, letters beyond ASCII may fold differently in ripgrep's older Unicode tables.
+    expect(ripgrepPattern('caf\u00e9', 'iu')).toBe('(?i)caf[^\\n]');
   });
 
   it('widens what it cannot say exactly: lookarounds dropped, back references as any text, \\p as any character', () => {
@@ -35,6 +42,7 @@ describe('ripgrepPattern', () => {
       ['[\\p{L}]', 'u'],
       ['[]', 'u'],
       ['\\uD83D', 'u'],
+      ['[é]', 'iu'], // case folding beyond ASCII inside a class
     ] as const) {
       expect([source, ripgrepPattern(source, flags)]).toEqual([source, undefined]);
     }
@@ -47,6 +55,9 @@ describe('ripgrepPattern', () => {
       'Ünïcödé wörds and café',
       'arabic digits ٣٤٥ and 42',
       'nbsp\u00a0here and nel\u0085there',
+      'first line\rsecond line', // old Mac line endings: one search_files line
+      'capital \ua7dc here', // the capital of ƛ since Unicode 16, newer than ripgrep 13's tables
+      'dash a-b comma a,b plus a+b',
       'bom\ufeffinside',
       'ſ long s and K kelvin',
       'CRLF line ending\r',
@@ -66,6 +77,7 @@ describe('ripgrepPattern', () => {
       'needle', 'NEEDLE', '^\\s+\\w+\\(\\);$', '\\d+', '\\D\\d', '\\w+_\\w+', '\\W+', '\\s', '\\S+\\s\\S+', '\\bfoo', 'foo\\b', 'é', 'caf.',
       '[^a-z]', '[\\s\\d]', '[^\\s]+', 'ending$', 'return', '😀', '.😀.', '\\u{1F600}', '(["\'])\\w\\1', '(?<=naïve )needle', 'needle(?! upper)',
       '\\p{Lu}', '\\p{L}+', 'a\\.b|a\\/b', '[.#/-]', 'x{300}', '^$', '\\$dollar\\^', '\\t', 'ſ', 'k', 's', 'Ü', '(?i)ünïcödé', '\\x41',
+      'a[+--]b', 'a[%--]b', 'line\\s+second', 'line[^x]second', '$^', '\\b^c', 'ƛ', '\\u019b', 'a|^$|b',
     ];
     const base = await fs.realpath(await fs.mkdtemp(path.join((await import('node:os')).tmpdir(), 'toolbelt-rg-pattern-')));
     try {
@@ -80,7 +92,7 @@ describe('ripgrepPattern', () => {
           const expected = lines.flatMap((line, index) => (regex.test(line.replace(/\r$/, '')) ? [index + 1] : []));
           let output = '';
           try {
-            output = execFileSync(rg!, ['--no-config', '--crlf', '--line-number', '--no-filename', '--regexp', translated!, file], { encoding: 'utf8' });
+            output = execFileSync(rg!, ['--no-config', '--line-number', '--no-filename', '--regexp', translated!, file], { encoding: 'utf8' });
           } catch (error) {
             if ((error as { status?: number }).status !== 1) throw error;
           }
@@ -138,6 +150,9 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
         await target.put('src/a.ts', 'const needle = 1;\r\nneedle();\n');
         await target.put('src/b.md', '# needle\n');
         await target.put('src/deep/c.ts', '\ufeffneedle at the start\n');
+        // One byte order mark is not part of the text; a second one is.
+        await target.put('two-boms.txt', '\ufeff\ufeffneedle\n');
+        await target.put('mac.txt', 'a needle\rsecond line\r');
         await target.put('node_modules/pkg/index.js', 'needle\n');
         await target.put('.hidden/d.ts', 'needle hidden\n');
         await target.put('bin.dat', Buffer.from('needle\0binary'));
@@ -153,6 +168,8 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
         { pattern: 'needle', limit: 2 },
         { pattern: 'needle', path: 'node_modules', mode: 'lines' },
         { pattern: 'NEEDLE', ignore_case: true, mode: 'counts' },
+        { pattern: 'needle\\s+second', mode: 'lines' },
+        { pattern: 'a[+--]b|$^', mode: 'counts' },
       ]) {
         const [withRipgrep, withNode] = await Promise.all([kit.run('search_files', input), node.run('search_files', input)]);
         expect(engine(withRipgrep)).toBe('ripgrep');

@@ -19,6 +19,14 @@ const RUST_META = new Set('\\.+*?()|[]{}^$#&-~');
 const RUST_CLASS_META = new Set('\\[]^-&~');
 /** Any character but a line break: what a removed back reference could have matched. */
 const ANY_TEXT = '[^\\n]*';
+/** Any one character of a line: what a letter becomes when ripgrep's case folding may be older than JavaScript's. */
+const ANY_CHARACTER = '[^\\n]';
+/**
+ * The end of a line, as search_files sees it: it strips a `\r` before `\n` from the line. Not
+ * ripgrep's `--crlf`, which would take `\r` out of `\s` and `[^x]` too, while a lone `\r`
+ * stays inside a search_files line.
+ */
+const END_OF_LINE = '(?:\\r?$)';
 
 /**
  * A ripgrep (Rust `regex`) pattern that matches every line the JavaScript pattern matches,
@@ -32,6 +40,12 @@ const ANY_TEXT = '[^\\n]*';
  * - Lookarounds are dropped and back references become "any text": both only widen.
  * - `\p{…}` outside a class, and `\W` or `\b` under `ignore_case` (where JavaScript's case
  *   folding of word characters differs), are widened to any character or dropped.
+ * - Under `ignore_case`, a character beyond ASCII becomes any character (JavaScript may fold
+ *   case with newer Unicode tables than ripgrep has); a class holding one is not translated.
+ * - `^` is kept only where an alternative starts and `$` only where one ends (ripgrep 13
+ *   misses an empty line with `$^`); elsewhere they are dropped. `$` also matches before the
+ *   `\r` that search_files strips from the end of a line.
+ * - A `-` in a class that is not a range is escaped: ripgrep reads `--` as set difference.
  * - Only patterns compiled with the `u` flag are translated: without it `.` matches half of
  *   a character outside the Basic Multilingual Plane, which no ripgrep pattern can.
  */
@@ -40,34 +54,50 @@ export function ripgrepPattern(source: string, flags: string): string | undefine
   const caseless = flags.includes('i');
   const characters = [...source];
   let output = caseless ? '(?i)' : '';
+  /** True at the start of the pattern, of a group or of an alternative: where `^` is kept. */
+  let atStart = true;
   let index = 0;
   while (index < characters.length) {
     const character = characters[index]!;
+    let text: string;
     if (character === '\\') {
       const escape = translateEscape(characters, index + 1, caseless);
       if (escape === undefined) return undefined;
-      output += escape.text;
+      text = escape.text;
       index = escape.next;
     } else if (character === '[') {
-      const set = translateClass(characters, index + 1);
+      const set = translateClass(characters, index + 1, caseless);
       if (set === undefined) return undefined;
-      output += set.text;
+      text = set.text;
       index = set.next;
     } else if (character === '(') {
       const group = translateGroupStart(characters, index + 1);
       if (group === undefined) return undefined;
       output += group.text;
       index = group.next;
+      // A dropped lookaround leaves the position as it was.
+      if (group.text !== '') atStart = true;
+      continue;
     } else if (character === '{') {
       // With the `u` flag a brace is always a quantifier: copy it to its end.
       const end = characters.indexOf('}', index);
       if (end === -1) return undefined;
-      output += characters.slice(index, end + 1).join('');
+      text = characters.slice(index, end + 1).join('');
       index = end + 1;
     } else {
-      output += '.^$|)*+?'.includes(character) ? character : literal(character);
       index += 1;
+      if (character === '|') {
+        output += '|';
+        atStart = true;
+        continue;
+      }
+      // ripgrep 13 misses an anchor in the middle of an alternative (`$^`): dropped, which only widens.
+      if (character === '^') text = atStart ? '^' : '';
+      else if (character === '$') text = index === characters.length || characters[index] === '|' || characters[index] === ')' ? END_OF_LINE : '';
+      else text = '.)*+?'.includes(character) ? character : literal(character, caseless);
     }
+    output += text;
+    if (text !== '' && text !== '^') atStart = false;
   }
   return output;
 }
@@ -78,7 +108,12 @@ interface Translated {
   readonly next: number;
 }
 
-function literal(character: string): string {
+/**
+ * One character as a ripgrep literal. Under `ignore_case` a character beyond ASCII matches
+ * any character: JavaScript folds case with newer Unicode tables than ripgrep may have.
+ */
+function literal(character: string, caseless: boolean): string {
+  if (caseless && character.codePointAt(0)! > 0x7f) return ANY_CHARACTER;
   return RUST_META.has(character) ? `\\${character}` : character;
 }
 
@@ -123,7 +158,7 @@ function translateEscape(characters: readonly string[], at: number, caseless: bo
         while (end < characters.length && /[0-9]/.test(characters[end]!)) end += 1;
         return { text: ANY_TEXT, next: end };
       }
-      const character = characterEscape(characters, at);
+      const character = characterEscape(characters, at, caseless);
       return character === undefined ? undefined : { text: character.text, next: character.next };
     }
   }
@@ -134,13 +169,15 @@ function translateEscape(characters: readonly string[], at: number, caseless: bo
  * `\x41`, `\u{1F600}`, `\cJ`, `\0`, or an escaped syntax character. `\n` is refused: no
  * line holds one, and ripgrep rejects it.
  */
-function characterEscape(characters: readonly string[], at: number): Translated | undefined {
+function characterEscape(characters: readonly string[], at: number, caseless: boolean): Translated | undefined {
   const letter = characters[at]!;
   const next = at + 1;
   const hex = (digits: string): Translated | undefined => {
     const code = Number.parseInt(digits, 16);
     // A lone surrogate is not a character ripgrep can look for.
     if (!/^[0-9a-fA-F]+$/.test(digits) || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return undefined;
+    // Beyond ASCII, case folding may differ between the two (see `literal`).
+    if (caseless && code > 0x7f) return { text: ANY_CHARACTER, next: -1 };
     return { text: `\\x{${code.toString(16)}}`, next: -1 };
   };
   switch (letter) {
@@ -180,39 +217,54 @@ function characterEscape(characters: readonly string[], at: number): Translated 
 }
 
 /** A class after its `[`, as a ripgrep class that matches exactly the same characters. */
-function translateClass(characters: readonly string[], at: number): Translated | undefined {
+function translateClass(characters: readonly string[], at: number, caseless: boolean): Translated | undefined {
   let index = at;
   const negated = characters[index] === '^';
   if (negated) index += 1;
   let body = '';
   while (index < characters.length && characters[index] !== ']') {
-    const character = characters[index]!;
-    if (character !== '\\') {
-      body += character === '-' ? '-' : classLiteral(character);
-      index += 1;
+    const first = classAtom(characters, index, caseless);
+    if (first === undefined) return undefined;
+    index = first.next;
+    // `a-z` is a range only between two single characters; any other `-` is itself, and is
+    // escaped, since ripgrep reads `--` as set difference.
+    const isRange = first.single && characters[index] === '-' && index + 1 < characters.length && characters[index + 1] !== ']';
+    if (!isRange) {
+      body += first.text;
       continue;
     }
-    const letter = characters[index + 1];
-    const sets: Record<string, string> = { d: '0-9', w: '0-9A-Za-z_', s: JS_SPACE, D: '[^0-9]', W: '[^0-9A-Za-z_]', S: `[^${JS_SPACE}]` };
-    if (letter !== undefined && letter in sets) {
-      body += sets[letter];
-      index += 2;
-    } else if (letter === 'b') {
-      body += '\\x08';
-      index += 2;
-    } else {
-      // `\p{…}`, `\k` and back references do not belong in a class translated exactly.
-      if (letter === undefined || 'pPk123456789'.includes(letter)) return undefined;
-      const escape = characterEscape(characters, index + 1);
-      if (escape === undefined) return undefined;
-      body += escape.text;
-      index = escape.next;
-    }
+    const last = classAtom(characters, index + 1, caseless);
+    if (last === undefined || !last.single) return undefined;
+    body += `${first.text}-${last.text}`;
+    index = last.next;
   }
   if (index >= characters.length) return undefined;
   // `[]` matches nothing and `[^]` anything: JavaScript only.
   if (body === '') return negated ? { text: '[\\s\\S]', next: index + 1 } : undefined;
   return { text: `[${negated ? '^' : ''}${body}]`, next: index + 1 };
+}
+
+/** Sets a class escape stands for, spelled for a ripgrep class. */
+const CLASS_SETS: Readonly<Record<string, string>> = { d: '0-9', w: '0-9A-Za-z_', s: JS_SPACE, D: '[^0-9]', W: '[^0-9A-Za-z_]', S: `[^${JS_SPACE}]` };
+
+/** One member of a class: a character (`single`, so it may start or end a range) or a set such as `\d`. */
+function classAtom(characters: readonly string[], at: number, caseless: boolean): (Translated & { readonly single: boolean }) | undefined {
+  const character = characters[at]!;
+  if (character !== '\\') {
+    // Case folding beyond ASCII may differ between JavaScript and ripgrep: not translated.
+    if (caseless && character.codePointAt(0)! > 0x7f) return undefined;
+    return { text: classLiteral(character), next: at + 1, single: true };
+  }
+  const letter = characters[at + 1];
+  if (letter === undefined) return undefined;
+  const set = CLASS_SETS[letter];
+  if (set !== undefined) return { text: set, next: at + 2, single: false };
+  if (letter === 'b') return { text: '\\x08', next: at + 2, single: true };
+  // `\p{…}`, `\k` and back references do not belong in a class translated exactly.
+  if ('pPk123456789'.includes(letter)) return undefined;
+  const escape = characterEscape(characters, at + 1, caseless);
+  if (escape === undefined || escape.text === ANY_CHARACTER) return undefined;
+  return { text: escape.text, next: escape.next, single: true };
 }
 
 /** A group after its `(`: captures become plain groups, lookarounds are dropped. */
@@ -316,8 +368,6 @@ export async function ripgrepCandidates(query: RipgrepQuery): Promise<RipgrepAns
     '--no-ignore',
     '--hidden',
     '--no-messages',
-    // `$` also before `\r\n`: search_files strips a line's `\r` before matching.
-    '--crlf',
     '--files-with-matches',
     '--null',
     '--stats',
