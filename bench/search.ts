@@ -19,7 +19,7 @@ const execFileAsync = promisify(execFile);
 
 interface Query {
   readonly label: string;
-  readonly input: { pattern: string; mode?: 'files' | 'lines' | 'counts'; ignore_case?: boolean; include?: string; limit?: number };
+  readonly input: { pattern: string; path?: string; mode?: 'files' | 'lines' | 'counts'; ignore_case?: boolean; include?: string; limit?: number };
   /** The ripgrep flags that ask the same question. */
   readonly rg: readonly string[];
   /** Upper bounds on the ratio to ripgrep: with ripgrep on PATH, and with the Node.js search. */
@@ -29,6 +29,7 @@ interface Query {
 const QUERIES: readonly Query[] = [
   { label: 'rare regex, files', input: { pattern: RARE_REGEX }, rg: ['-l', RARE_REGEX], targets: { ripgrep: 1.2, node: 4 } },
   { label: 'common literal, files, limit 1000', input: { pattern: 'TODO', limit: 1_000 }, rg: ['-l', 'TODO'] },
+  { label: 'common literal in packages/, files', input: { pattern: 'TODO', path: 'packages' }, rg: ['-l', 'TODO'] },
   { label: 'regex, lines, limit 1000', input: { pattern: 'function\\s+handle\\w+Event', mode: 'lines', limit: 1_000 }, rg: ['-n', 'function\\s+handle\\w+Event'] },
   { label: 'ignore case, counts, limit 1000', input: { pattern: 'fixme', mode: 'counts', ignore_case: true, limit: 1_000 }, rg: ['-c', '-i', 'fixme'] },
   { label: 'include *.md, files, limit 1000', input: { pattern: 'install', include: '*.md', limit: 1_000 }, rg: ['-l', '-g', '*.md', 'install'] },
@@ -61,7 +62,7 @@ export async function run(): Promise<void> {
         rows.push([query.label, backend.name, ms(performance.now() - started), '-', '-', `${found} / -`]);
         continue;
       }
-      const reference = async (): Promise<number> => countFiles(await ripgrep(rg, root, query.rg), query.rg[0]!);
+      const reference = async (): Promise<number> => countFiles(await ripgrep(rg, root, query.rg, query.input.path ?? '.'), query.rg[0]!);
       const result = await compare(ours, reference);
       rows.push([query.label, backend.name, ms(result.ours), ms(result.reference), ratio(result.ratio), `${result.lastOurs} / ${result.lastReference}`]);
       const bound = query.targets?.[backend.target];
@@ -85,9 +86,9 @@ export async function run(): Promise<void> {
   );
 }
 
-async function ripgrep(rg: string, root: string, flags: readonly string[]): Promise<string> {
+async function ripgrep(rg: string, root: string, flags: readonly string[], folder: string): Promise<string> {
   try {
-    const { stdout } = await execFileAsync(rg, [...RIPGREP_SAME_FILES, '--no-messages', ...flags, '.'], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
+    const { stdout } = await execFileAsync(rg, [...RIPGREP_SAME_FILES, '--no-messages', ...flags, folder], { cwd: root, maxBuffer: 256 * 1024 * 1024 });
     return stdout;
   } catch (error) {
     if ((error as { code?: number }).code === 1) return ''; // no match

@@ -76,6 +76,7 @@ describe('validateReadToolsOptions', () => {
       maxMatchLineLength: 500,
       skippedFolders: ['.git', 'node_modules', 'bin', 'obj', '.toolbelt'],
       ripgrep: true,
+      ripgrepAfterFiles: 300,
     });
     expect(validateReadToolsOptions({ workspace, maxReadCharacters: 3_000 }).maxLineLength).toBe(1_500);
   });
@@ -92,6 +93,7 @@ describe('validateReadToolsOptions', () => {
     [{ skippedFolders: ['a/b'] }, 'Expected the `skippedFolders` option to be an array of folder names (no `/`), got `["a/b"]` (array).'],
     [{ ripgrep: '' }, 'Expected the `ripgrep` option to be true, false or the path of the rg program, got `` (string).'],
     [{ ripgrep: 1 }, 'Expected the `ripgrep` option to be true, false or the path of the rg program, got `1` (number).'],
+    [{ ripgrepAfterFiles: -1 }, 'Expected the `ripgrepAfterFiles` option to be a whole number of files (0 or more), got `-1` (number).'],
   ])('refuses %o, naming the option', (bad, message) => {
     expect(() => createReadOnlyFileTools({ workspace, ...bad } as ReadToolsOptions)).toThrow(new TypeError(message));
   });

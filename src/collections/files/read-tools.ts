@@ -20,6 +20,8 @@ export const DEFAULT_SEARCH_TIMEOUT_MS = 30_000;
 export const DEFAULT_REGEX_TIMEOUT_MS = 2_000;
 /** Matched lines in `search_files` replies are cut to this many characters around the match. */
 export const DEFAULT_MAX_MATCH_LINE_LENGTH = 500;
+/** With ripgrep, `search_files` searches this many files itself before it may hand the rest over. */
+export const DEFAULT_RIPGREP_AFTER_FILES = 300;
 /** Folders `find_files` and `search_files` do not enter unless the search starts inside one. */
 export const DEFAULT_SKIPPED_FOLDERS: readonly string[] = Object.freeze(['.git', 'node_modules', 'bin', 'obj', '.toolbelt']);
 
@@ -81,6 +83,14 @@ export interface ReadToolsOptions {
    * @default true
    */
   readonly ripgrep?: boolean | string;
+  /**
+   * With ripgrep, `search_files` first walks and searches this many text files itself, and
+   * stops there for ripgrep only when matches are sparse (reaching `limit` at the rate seen
+   * would take more than ten times as many files): a common pattern is answered by the walk,
+   * which stops at the limit, and a rare one by ripgrep's scan. `0` asks ripgrep at once.
+   * @default 300
+   */
+  readonly ripgrepAfterFiles?: number;
 }
 
 /** {@link ReadToolsOptions} with every default filled in: what each tool receives. */
@@ -131,7 +141,11 @@ export function validateReadToolsOptions(options: ReadToolsOptions): ResolvedRea
     maxMatchLineLength: options.maxMatchLineLength ?? DEFAULT_MAX_MATCH_LINE_LENGTH,
     skippedFolders: options.skippedFolders ?? DEFAULT_SKIPPED_FOLDERS,
     ripgrep: options.ripgrep ?? true,
+    ripgrepAfterFiles: options.ripgrepAfterFiles ?? DEFAULT_RIPGREP_AFTER_FILES,
   };
+  if (!(Number.isSafeInteger(resolved.ripgrepAfterFiles) && resolved.ripgrepAfterFiles >= 0)) {
+    throw new TypeError(`Expected the \`ripgrepAfterFiles\` option to be a whole number of files (0 or more), got ${describeValue(resolved.ripgrepAfterFiles)}.`);
+  }
   if (typeof resolved.ripgrep !== 'boolean' && (typeof resolved.ripgrep !== 'string' || resolved.ripgrep === '')) {
     throw new TypeError(`Expected the \`ripgrep\` option to be true, false or the path of the rg program, got ${describeValue(resolved.ripgrep)}.`);
   }

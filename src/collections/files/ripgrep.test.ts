@@ -131,7 +131,7 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
   const engine = (result: { data?: unknown }): unknown => (result.data as { engine: string }).engine;
 
   it('never follows links out of the workspace, or into its own folders twice', async () => {
-    kit = await makeReadKit({ ripgrep: true });
+    kit = await makeReadKit({ ripgrep: true, ripgrepAfterFiles: 0 });
     await fs.writeFile(path.join(kit.outside, 'secret.txt'), 'needle outside\n');
     await fs.symlink(path.join(kit.outside, 'secret.txt'), path.join(kit.root, 'out.txt'));
     await fs.symlink(kit.outside, path.join(kit.root, 'out-dir'));
@@ -143,7 +143,7 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
   });
 
   it('answers as the Node.js search does on skipped folders, include globs, limits and files that are not text', async () => {
-    kit = await makeReadKit({ ripgrep: true });
+    kit = await makeReadKit({ ripgrep: true, ripgrepAfterFiles: 0 });
     const node = await makeReadKit({ ripgrep: false });
     try {
       for (const target of [kit, node]) {
@@ -188,7 +188,7 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
   });
 
   it('does not enter a skipped folder whose name the include glob matches', async () => {
-    kit = await makeReadKit({ ripgrep: true, skippedFolders: ['vendor.ts', 'we[ir]d*'] });
+    kit = await makeReadKit({ ripgrep: true, ripgrepAfterFiles: 0, skippedFolders: ['vendor.ts', 'we[ir]d*'] });
     await kit.put('vendor.ts/inside.ts', 'needle\n');
     await kit.put('we[ir]d*/inside.ts', 'needle\n');
     await kit.put('src/a.ts', 'needle\n');
@@ -196,8 +196,40 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
     expect([engine(result), result.text]).toEqual(['ripgrep', '1 file match `needle` (1 file searched in the workspace):\nsrc/a.ts']);
   });
 
+  it('walks first and hands over to ripgrep only when matches are sparse, with the answer of the walk alone', async () => {
+    kit = await makeReadKit({ ripgrep: true, ripgrepAfterFiles: 10 });
+    const node = await makeReadKit({ ripgrep: false });
+    try {
+      for (const target of [kit, node]) {
+        for (let index = 0; index < 60; index += 1) {
+          const name = `d${String(index % 6)}/f${String(index).padStart(2, '0')}.txt`;
+          // Walk order: d0's ten files first, so the hand-off after 10 files comes at the end of d0.
+          // "rare" is in d0's last file (where the walk hands off) and two after it; "late" only after it.
+          const lines = ['common', ...([54, 40, 55].includes(index) ? ['rare'] : []), ...([40, 55, 59].includes(index) ? ['late'] : [])];
+          await target.put(name, `${lines.join('\n')}\n`);
+        }
+      }
+      const common = await kit.run('search_files', { pattern: 'common', limit: 5 });
+      expect(engine(common)).toBe('node');
+      for (const [input, expected] of [
+        [{ pattern: 'rare' }, 'ripgrep'], // one match in 10 files: 100 would take 1,000 files
+        [{ pattern: 'rare', mode: 'lines' }, 'ripgrep'],
+        [{ pattern: 'rare', limit: 1 }, 'node'], // the limit is reached before the hand-off
+        [{ pattern: 'rare', limit: 3 }, 'node'], // 3 would take about 30 files, under 10 times 10
+        [{ pattern: 'late', limit: 2 }, 'ripgrep'], // nothing in the first 10: cut after the hand-off
+      ] as const) {
+        const [withRipgrep, withNode] = await Promise.all([kit.run('search_files', input), node.run('search_files', input)]);
+        expect([input, engine(withRipgrep)]).toEqual([input, expected]);
+        expect([input, (withRipgrep.data as { matches: unknown }).matches]).toEqual([input, (withNode.data as { matches: unknown }).matches]);
+        expect(withRipgrep.text.split('\n').slice(1)).toEqual(withNode.text.split('\n').slice(1));
+      }
+    } finally {
+      await node.cleanup();
+    }
+  });
+
   it('names the files it could not search only when they may match', async () => {
-    kit = await makeReadKit({ ripgrep: true, maxSearchFileBytes: 1_000 });
+    kit = await makeReadKit({ ripgrep: true, ripgrepAfterFiles: 0, maxSearchFileBytes: 1_000 });
     await kit.put('big-with.log', `${'x'.repeat(2_000)}\nneedle\n`);
     await kit.put('big-without.log', 'y'.repeat(2_000));
     await kit.put('small.txt', 'needle\n');
@@ -206,7 +238,7 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
   });
 
   it('answers at once a pattern that would backtrack for ever on a line it does not match', async () => {
-    kit = await makeReadKit({ ripgrep: true, regexTimeoutMs: 500 });
+    kit = await makeReadKit({ ripgrep: true, ripgrepAfterFiles: 0, regexTimeoutMs: 500 });
     await kit.put('trap.txt', `${'a'.repeat(40)}b\n`);
     await kit.put('fine.txt', 'aaa\n');
     const started = Date.now();
@@ -220,7 +252,7 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
     await kit.put('a.txt', 'needle\n');
     const missing = await kit.run('search_files', { pattern: 'needle' });
     expect([engine(missing), missing.text]).toEqual(['node', '1 file match `needle` (1 file searched in the workspace):\na.txt']);
-    const withRipgrep = await makeReadKit({ ripgrep: true });
+    const withRipgrep = await makeReadKit({ ripgrep: true, ripgrepAfterFiles: 0 });
     try {
       await withRipgrep.put('a.txt', 'needle\n');
       // `\:` only compiles without the `u` flag, which ripgrep cannot match the same way.
@@ -232,7 +264,7 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
   });
 
   it('stops at searchTimeoutMs with what it has, saying so', async () => {
-    kit = await makeReadKit({ ripgrep: true, searchTimeoutMs: 1 });
+    kit = await makeReadKit({ ripgrep: true, ripgrepAfterFiles: 0, searchTimeoutMs: 1 });
     await kit.put('a.txt', 'needle\n');
     const result = await kit.run('search_files', { pattern: 'needle' });
     expect(result.text).toMatch(/\nThe search stopped after 0 s, so results are incomplete\. Narrow it with path or include\.$/);

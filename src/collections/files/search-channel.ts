@@ -26,6 +26,9 @@ export interface FileState {
   lines: (readonly [number, string])[];
 }
 
+/** How a disk-mode walk ended. */
+export type WalkEnd = NonNullable<FoundMessage['end']>;
+
 /** Why the channel stopped the worker. */
 export type ChannelStop =
   | { readonly type: 'timeout'; readonly afterMs: number }
@@ -61,7 +64,7 @@ export class SearchChannel {
   /** Waiting to be sent in the next batch. */
   #batch: { sent: Sent; chunk: SearchChunk }[] = [];
   /** Disk mode: the walk running in the worker, until its last message. */
-  #walk: { onFound: (message: FoundMessage) => void; done: (stoppedByLimit: boolean) => void } | undefined;
+  #walk: { onFound: (message: FoundMessage) => void; done: (end: WalkEnd) => void } | undefined;
   readonly #path: Uint8Array;
   #batchCharacters = 0;
   #sequence = 0;
@@ -102,12 +105,13 @@ export class SearchChannel {
 
   /**
    * Disk mode: has the worker walk, read and match the whole search itself, calling
-   * `onFound` for each of its messages. Resolves with whether the limit left files
-   * unsearched, or `undefined` when the search ended first (see {@link failure}, {@link crash}).
+   * `onFound` for each of its messages. Resolves with how the walk ended (whether the limit
+   * left files unsearched, or where it was handed off), or `undefined` when the search ended
+   * first (see {@link failure}, {@link crash}).
    */
-  async walk(job: SearchWalkJob, onFound: (message: FoundMessage) => void): Promise<boolean | undefined> {
+  async walk(job: SearchWalkJob, onFound: (message: FoundMessage) => void): Promise<WalkEnd | undefined> {
     if (this.#ended) return undefined;
-    const finished = new Promise<boolean | undefined>((resolve) => {
+    const finished = new Promise<WalkEnd | undefined>((resolve) => {
       this.#walk = { onFound, done: resolve };
       this.#waiters.push(() => resolve(undefined));
     });
@@ -179,7 +183,7 @@ export class SearchChannel {
       walk.onFound(message);
       if (message.end !== undefined) {
         this.#walk = undefined;
-        walk.done(message.end.stoppedByLimit);
+        walk.done(message.end);
       }
       return;
     }

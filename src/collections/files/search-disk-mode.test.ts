@@ -104,7 +104,7 @@ beforeAll(async () => {
   disk = named(onDisk, 'search_files');
   through = named(throughMethods, 'search_files');
   findOnDisk = named(onDisk, 'find_files');
-  viaRipgrep = named(createReadTools({ workspace, maxSearchFileBytes: CAP, ripgrep: true }), 'search_files');
+  viaRipgrep = named(createReadTools({ workspace, maxSearchFileBytes: CAP, ripgrep: true, ripgrepAfterFiles: 0 }), 'search_files');
   findThrough = named(throughMethods, 'find_files');
 });
 

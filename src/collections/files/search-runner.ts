@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { Workspace } from '../../workspace/workspace.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { locateRipgrep, ripgrepCandidates, ripgrepPattern, type RipgrepAnswer } from './ripgrep.js';
-import { SearchChannel, type ChannelStop, type FileState } from './search-channel.js';
-import { canPrefilter, literalOf, type IncludePattern } from './search-worker.js';
+import { locateRipgrep, ripgrepCandidates, ripgrepPattern, walkOrder, type RipgrepAnswer } from './ripgrep.js';
+import { SearchChannel, type ChannelStop, type FileState, type WalkEnd } from './search-channel.js';
+import { canPrefilter, literalOf, type FoundMessage, type IncludePattern, type SearchWalkJob } from './search-worker.js';
 import { describeNonText } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
 
@@ -210,45 +210,56 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
   const diskMode = readsLocalDisk(workspace) && (request.include === undefined || request.includePattern !== undefined);
   let engine: SearchOutcome['engine'] = 'node';
   try {
-    // ripgrep names the files worth reading; without it (or when it fails) the worker walks them all.
-    const firstPass = diskMode && !request.targetIsFile ? await askRipgrep(request) : undefined;
-    if (firstPass?.type === 'timeout') channel.fail({ type: 'timeout', afterMs: searchTimeoutMs });
-    else if (firstPass?.type === 'cancelled') channel.fail({ type: 'cancelled' });
-    let files: [string, string][] | undefined;
-    if (firstPass?.type === 'candidates') {
-      engine = 'ripgrep';
-      const shownPrefix = workspace.display(request.target) === '.' ? '' : `${workspace.display(request.target)}/`;
-      files = [];
-      for (const file of firstPass.files) {
-        if (request.include === undefined || request.include(file)) files.push([path.join(request.target, file), shownPrefix + file]);
-      }
-    }
     if (diskMode) {
-      stoppedByLimit =
-        (await channel.walk(
-          {
-            type: 'walk',
-            start: request.target,
-            startIsFile: request.targetIsFile,
-            root: workspace.root,
-            skipped: options.skippedFolders,
-            include: request.includePattern,
-            limit,
-            ...(files === undefined ? {} : { files }),
-          },
-          (found) => {
-            if (files === undefined) searched += found.searched;
-            skipped.unreadable.push(...found.unreadable);
-            for (const file of found.files) {
-              if (file.verdict === 'text') matches.push({ path: file.path, count: file.count, lines: file.lines });
-              else if (file.verdict === 'binary') skipped.binary += 1;
-              else if (file.verdict === 'not-utf8') skipped.notUtf8.push(file.path);
-              else if (file.verdict === 'too-large') skipped.tooLarge.push(file.path);
-              else skipped.unreadable.push(file.path);
-            }
-          },
-        )) === true;
-      if (firstPass?.type === 'candidates') searched = firstPass.searched;
+      const job: SearchWalkJob = {
+        type: 'walk',
+        start: request.target,
+        startIsFile: request.targetIsFile,
+        root: workspace.root,
+        skipped: options.skippedFolders,
+        include: request.includePattern,
+        limit,
+      };
+      // Limit units (files, or lines in mode `lines`) the worker has committed so far.
+      let committedUnits = 0;
+      const onFound = (found: FoundMessage): void => {
+        searched += found.searched;
+        skipped.unreadable.push(...found.unreadable);
+        for (const file of found.files) {
+          if (file.verdict === 'text') {
+            matches.push({ path: file.path, count: file.count, lines: file.lines });
+            committedUnits += mode === 'lines' ? file.lines.length : 1;
+          } else if (file.verdict === 'binary') skipped.binary += 1;
+          else if (file.verdict === 'not-utf8') skipped.notUtf8.push(file.path);
+          else if (file.verdict === 'too-large') skipped.tooLarge.push(file.path);
+          else skipped.unreadable.push(file.path);
+        }
+      };
+      // The walk starts at once; where matches turn out sparse, it hands the rest to ripgrep.
+      const plan = request.targetIsFile ? undefined : await planRipgrep(request);
+      const probeFiles = options.ripgrepAfterFiles;
+      let end: WalkEnd | undefined =
+        plan !== undefined && probeFiles === 0
+          ? { stoppedByLimit: false, handedOffAfter: '' }
+          : await channel.walk(plan === undefined ? job : { ...job, handOff: { probeFiles, maxProjectedFiles: PROJECTED_FILES_PER_PROBE_FILE * probeFiles } }, onFound);
+      if (plan !== undefined && end?.handedOffAfter !== undefined) {
+        const answer = await runRipgrep(request, plan);
+        if (answer.type === 'timeout') channel.fail({ type: 'timeout', afterMs: searchTimeoutMs });
+        else if (answer.type === 'cancelled') channel.fail({ type: 'cancelled' });
+        else if (answer.type === 'candidates') {
+          engine = 'ripgrep';
+          end = await channel.walk({ ...job, limit: limit - committedUnits, files: filesAfter(request, answer.files, end.handedOffAfter) }, onFound);
+          searched = answer.searched;
+        } else {
+          // ripgrep could not do it: the walk again, whole, as if it had not been asked.
+          matches.length = 0;
+          skipped.binary = 0;
+          for (const list of [skipped.notUtf8, skipped.tooLarge, skipped.unreadable]) list.length = 0;
+          searched = 0;
+          end = await channel.walk(job, onFound);
+        }
+      }
+      stoppedByLimit = end?.stoppedByLimit === true;
     }
     while (!diskMode) {
       while (!exhausted && ahead.length < READ_AHEAD) {
@@ -333,23 +344,53 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
   };
 }
 
-/** ripgrep's first pass, or `undefined` when ripgrep is off, missing, or cannot express the pattern. */
-async function askRipgrep(request: SearchRequest): Promise<RipgrepAnswer | undefined> {
-  const { options } = request;
+/**
+ * A walk that has searched `ripgrepAfterFiles` text files hands the rest to ripgrep when
+ * reaching the limit at the rate of matches seen so far would mean searching more than this
+ * many times as many files: then ripgrep's scan of the whole tree is the faster way to the
+ * rest. A common pattern reaches the limit in the walk's first files and never starts
+ * ripgrep; a rare one pays for the first few hundred files before it does.
+ */
+const PROJECTED_FILES_PER_PROBE_FILE = 10;
+
+/** How ripgrep would be asked, or `undefined` when it is off, missing, or cannot express the pattern. */
+async function planRipgrep(request: SearchRequest): Promise<{ program: string; pattern: string } | undefined> {
   const pattern = ripgrepPattern(request.pattern.source, request.pattern.flags);
   if (pattern === undefined) return undefined;
-  const program = await locateRipgrep(options.ripgrep);
-  if (program === undefined) return undefined;
-  const answer = await ripgrepCandidates({
-    program,
+  const program = await locateRipgrep(request.options.ripgrep);
+  return program === undefined ? undefined : { program, pattern };
+}
+
+function runRipgrep(request: SearchRequest, plan: { program: string; pattern: string }): Promise<RipgrepAnswer> {
+  const { options } = request;
+  return ripgrepCandidates({
+    program: plan.program,
     start: request.target,
-    pattern,
+    pattern: plan.pattern,
     skipped: options.skippedFolders,
     glob: ripgrepGlob(request.includeGlob),
     timeoutMs: options.searchTimeoutMs,
     signal: request.signal,
   });
-  return answer.type === 'failed' ? undefined : answer;
+}
+
+/**
+ * ripgrep's files (relative to the folder searched) that the walk had not reached when it
+ * handed off after `lastSearched` (a path as shown), and that `include` takes, as the
+ * worker's `[absolute, shown]` pairs in walk order.
+ */
+function filesAfter(request: SearchRequest, candidates: readonly string[], lastSearched: string): [string, string][] {
+  const { workspace } = request.options;
+  const startShown = workspace.display(request.target);
+  const shownPrefix = startShown === '.' ? '' : `${startShown}/`;
+  // `''`: handed off before the first file.
+  const reached = lastSearched === '' ? undefined : lastSearched.slice(shownPrefix.length);
+  const files: [string, string][] = [];
+  for (const file of candidates) {
+    if (reached !== undefined && walkOrder(file, reached) <= 0) continue;
+    if (request.include === undefined || request.include(file)) files.push([path.join(request.target, file), shownPrefix + file]);
+  }
+  return files;
 }
 
 /**

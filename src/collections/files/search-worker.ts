@@ -62,6 +62,12 @@ export interface SearchWalkJob {
    * Used when ripgrep already picked the files that may match.
    */
   readonly files?: readonly (readonly [string, string])[];
+  /**
+   * Hand the rest of the walk to ripgrep when matches are sparse: after `probeFiles` text
+   * files, if reaching the limit at the rate seen so far would take more than
+   * `maxProjectedFiles`, the walk stops there (see {@link FoundMessage.end}).
+   */
+  readonly handOff?: { readonly probeFiles: number; readonly maxProjectedFiles: number };
 }
 
 /**
@@ -115,8 +121,12 @@ export interface FoundMessage {
   readonly files: readonly FoundFile[];
   /** Folders that could not be listed, relative to the workspace root. */
   readonly unreadable: readonly string[];
-  /** Set on the last message: whether files were left unsearched because the limit was reached. */
-  readonly end?: { readonly stoppedByLimit: boolean };
+  /**
+   * Set on the last message: whether files were left unsearched because the limit was
+   * reached, and, when the walk was handed off, the last file searched (every file before it
+   * in walk order was searched too, and none after it).
+   */
+  readonly end?: { readonly stoppedByLimit: boolean; readonly handedOffAfter?: string };
 }
 
 /** What a file turned out to be; only `text` files were searched. */
@@ -414,7 +424,9 @@ function walk(job) {
   };
   let committed = 0;
   let sequence = 0;
-  // Returns false once the limit is reached and another file is left.
+  let textFiles = 0;
+  let handedOffAfter;
+  // Returns false once the limit is reached and another file is left, or the walk is handed off.
   const visit = (absolute, shown) => {
     if (committed >= job.limit) return false;
     Atomics.store(progress, 0, sequence++);
@@ -422,15 +434,23 @@ function walk(job) {
     const result = searchFile(absolute, job.limit - committed);
     if (result.verdict === 'text') {
       searched += 1;
+      textFiles += 1;
       if (result.count > 0) committed += mode === 'lines' ? result.lines.length : 1;
+      // Sparse matches: ripgrep reaches the rest sooner than this walk would.
+      if (job.handOff !== undefined && textFiles === job.handOff.probeFiles && committed < job.limit) {
+        const projected = committed === 0 ? Infinity : (textFiles * job.limit) / committed;
+        if (projected > job.handOff.maxProjectedFiles) handedOffAfter = shown;
+      }
     }
     // A match or a file passed over goes out at once, so it is not lost if a later file gets the worker stuck.
     if (result.count > 0 || result.verdict !== 'text') {
       files.push({ path: shown, verdict: result.verdict, count: result.count, lines: result.lines });
       post();
     } else if (Date.now() - lastPost > PROGRESS_MS) post();
-    return true;
+    return handedOffAfter === undefined;
   };
+  // Why visit() said stop: the limit, or a hand-off.
+  const stop = () => post(handedOffAfter === undefined ? { stoppedByLimit: true } : { stoppedByLimit: false, handedOffAfter });
   if (job.startIsFile) {
     visit(job.start, startShown);
     return post({ stoppedByLimit: false });
@@ -471,7 +491,7 @@ function walk(job) {
   try {
     for (let entry = take(); entry !== undefined; entry = take()) {
       if (entry[0] === 'u') unreadable.push(entry[2]);
-      else if (!visit(entry[1], entry[2])) return post({ stoppedByLimit: true });
+      else if (!visit(entry[1], entry[2])) return stop();
     }
     post({ stoppedByLimit: false });
   } finally {
