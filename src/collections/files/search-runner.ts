@@ -211,55 +211,9 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
   let engine: SearchOutcome['engine'] = 'node';
   try {
     if (diskMode) {
-      const job: SearchWalkJob = {
-        type: 'walk',
-        start: request.target,
-        startIsFile: request.targetIsFile,
-        root: workspace.root,
-        skipped: options.skippedFolders,
-        include: request.includePattern,
-        limit,
-      };
-      // Limit units (files, or lines in mode `lines`) the worker has committed so far.
-      let committedUnits = 0;
-      const onFound = (found: FoundMessage): void => {
-        searched += found.searched;
-        skipped.unreadable.push(...found.unreadable);
-        for (const file of found.files) {
-          if (file.verdict === 'text') {
-            matches.push({ path: file.path, count: file.count, lines: file.lines });
-            committedUnits += mode === 'lines' ? file.lines.length : 1;
-          } else if (file.verdict === 'binary') skipped.binary += 1;
-          else if (file.verdict === 'not-utf8') skipped.notUtf8.push(file.path);
-          else if (file.verdict === 'too-large') skipped.tooLarge.push(file.path);
-          else skipped.unreadable.push(file.path);
-        }
-      };
-      // The walk starts at once; where matches turn out sparse, it hands the rest to ripgrep.
-      const plan = request.targetIsFile ? undefined : await planRipgrep(request);
-      const probeFiles = options.ripgrepAfterFiles;
-      let end: WalkEnd | undefined =
-        plan !== undefined && probeFiles === 0
-          ? { stoppedByLimit: false, handedOffAfter: '' }
-          : await channel.walk(plan === undefined ? job : { ...job, handOff: { probeFiles, maxProjectedFiles: PROJECTED_FILES_PER_PROBE_FILE * probeFiles } }, onFound);
-      if (plan !== undefined && end?.handedOffAfter !== undefined) {
-        const answer = await runRipgrep(request, plan);
-        if (answer.type === 'timeout') channel.fail({ type: 'timeout', afterMs: searchTimeoutMs });
-        else if (answer.type === 'cancelled') channel.fail({ type: 'cancelled' });
-        else if (answer.type === 'candidates') {
-          engine = 'ripgrep';
-          end = await channel.walk({ ...job, limit: limit - committedUnits, files: filesAfter(request, answer.files, end.handedOffAfter) }, onFound);
-          searched = answer.searched;
-        } else {
-          // ripgrep could not do it: the walk again, whole, as if it had not been asked.
-          matches.length = 0;
-          skipped.binary = 0;
-          for (const list of [skipped.notUtf8, skipped.tooLarge, skipped.unreadable]) list.length = 0;
-          searched = 0;
-          end = await channel.walk(job, onFound);
-        }
-      }
-      stoppedByLimit = end?.stoppedByLimit === true;
+      const onDisk = await searchOnDisk(request, channel, matches, skipped);
+      ({ stoppedByLimit, engine } = onDisk);
+      searched = onDisk.searched;
     }
     while (!diskMode) {
       while (!exhausted && ahead.length < READ_AHEAD) {
@@ -342,6 +296,76 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
     engine,
     data: { matches, searched, limitReached, skipped, ...(stopped === undefined ? {} : { stopped }), engine },
   };
+}
+
+/** The files a search passed over, filled in as it runs. */
+type Skipped = { binary: number; readonly notUtf8: string[]; readonly tooLarge: string[]; readonly unreadable: string[] };
+
+/**
+ * Disk mode: the worker walks, reads and matches; where matches turn out sparse, the walk
+ * hands the rest to ripgrep (see {@link PROJECTED_FILES_PER_PROBE_FILE}). Fills `matches` and
+ * `skipped`; says whether the limit left files unsearched, which engine answered and how many
+ * files were searched.
+ */
+async function searchOnDisk(
+  request: SearchRequest,
+  channel: SearchChannel,
+  matches: FileMatch[],
+  skipped: Skipped,
+): Promise<{ stoppedByLimit: boolean; engine: SearchOutcome['engine']; searched: number }> {
+  const { options, mode, limit } = request;
+  const { workspace, searchTimeoutMs } = options;
+  let searched = 0;
+  let engine: SearchOutcome['engine'] = 'node';
+  const job: SearchWalkJob = {
+    type: 'walk',
+    start: request.target,
+    startIsFile: request.targetIsFile,
+    root: workspace.root,
+    skipped: options.skippedFolders,
+    include: request.includePattern,
+    limit,
+  };
+  // Limit units (files, or lines in mode `lines`) the worker has committed so far.
+  let committedUnits = 0;
+  const onFound = (found: FoundMessage): void => {
+    searched += found.searched;
+    skipped.unreadable.push(...found.unreadable);
+    for (const file of found.files) {
+      if (file.verdict === 'text') {
+        matches.push({ path: file.path, count: file.count, lines: file.lines });
+        committedUnits += mode === 'lines' ? file.lines.length : 1;
+      } else if (file.verdict === 'binary') skipped.binary += 1;
+      else if (file.verdict === 'not-utf8') skipped.notUtf8.push(file.path);
+      else if (file.verdict === 'too-large') skipped.tooLarge.push(file.path);
+      else skipped.unreadable.push(file.path);
+    }
+  };
+  // The walk starts at once; where matches turn out sparse, it hands the rest to ripgrep.
+  const plan = request.targetIsFile ? undefined : await planRipgrep(request);
+  const probeFiles = options.ripgrepAfterFiles;
+  let end: WalkEnd | undefined =
+    plan !== undefined && probeFiles === 0
+      ? { stoppedByLimit: false, handedOffAfter: '' }
+      : await channel.walk(plan === undefined ? job : { ...job, handOff: { probeFiles, maxProjectedFiles: PROJECTED_FILES_PER_PROBE_FILE * probeFiles } }, onFound);
+  if (plan !== undefined && end?.handedOffAfter !== undefined) {
+    const answer = await runRipgrep(request, plan);
+    if (answer.type === 'timeout') channel.fail({ type: 'timeout', afterMs: searchTimeoutMs });
+    else if (answer.type === 'cancelled') channel.fail({ type: 'cancelled' });
+    else if (answer.type === 'candidates') {
+      engine = 'ripgrep';
+      end = await channel.walk({ ...job, limit: limit - committedUnits, files: filesAfter(request, answer.files, end.handedOffAfter) }, onFound);
+      searched = answer.searched;
+    } else {
+      // ripgrep could not do it: the walk again, whole, as if it had not been asked.
+      matches.length = 0;
+      skipped.binary = 0;
+      for (const list of [skipped.notUtf8, skipped.tooLarge, skipped.unreadable]) list.length = 0;
+      searched = 0;
+      end = await channel.walk(job, onFound);
+    }
+  }
+  return { stoppedByLimit: end?.stoppedByLimit === true, engine, searched };
 }
 
 /**
