@@ -3,6 +3,12 @@ import { countUtf8Characters, cutLine, describeNonText } from './text.js';
 
 /** Bytes read from the file at a time: one read is enough for a typical first page. */
 const CHUNK_BYTES = 64 * 1024;
+/**
+ * Bytes read at a time when the page starts further in: the lines before it are only
+ * counted, and 1 MB reads cost a sixteenth of the round trips (the last page of a 1 GB file:
+ * 2.8 s in 64 KB reads).
+ */
+const SKIPPING_CHUNK_BYTES = 1024 * 1024;
 /** After the page, this many more bytes are scanned to learn the total number of lines. */
 export const LINE_COUNT_BUDGET_BYTES = 8 * 1024 * 1024;
 /** One line longer than this many bytes stops the page: its end is not looked for. */
@@ -71,7 +77,8 @@ export async function readPage(handle: FileHandle, request: PageRequest): Promis
   const { startLine, endLine, maxCharacters, maxLineLength } = request;
   const headLimitBytes = maxLineLength * 4;
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  const chunkBytes = startLine > 1 ? SKIPPING_CHUNK_BYTES : CHUNK_BYTES;
+  const buffer = Buffer.allocUnsafe(chunkBytes);
   const lines: string[] = [];
   let characters = 0;
   let cutLines = 0;
@@ -152,7 +159,7 @@ export async function readPage(handle: FileHandle, request: PageRequest): Promis
   };
 
   for (;;) {
-    const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position);
+    const { bytesRead } = await handle.read(buffer, 0, chunkBytes, position);
     if (bytesRead === 0) {
       endOfFile = true;
       break;
@@ -180,18 +187,20 @@ export async function readPage(handle: FileHandle, request: PageRequest): Promis
         if (countedBytes >= LINE_COUNT_BUDGET_BYTES) phase = 'stopped';
         continue;
       }
-      const newline = chunk.indexOf(10, index);
       if (phase === 'skip') {
-        if (newline === -1) {
-          index = chunk.length;
-          continue;
+        // Lines before the page are counted, never decoded: only their line breaks matter.
+        let newline = chunk.indexOf(10, index);
+        while (newline !== -1 && lineNumber < startLine) {
+          newlines += 1;
+          lineNumber += 1;
+          index = newline + 1;
+          if (lineNumber < startLine) newline = chunk.indexOf(10, index);
         }
-        newlines += 1;
-        lineNumber += 1;
-        index = newline + 1;
         if (lineNumber === startLine) phase = 'show';
+        else index = chunk.length;
         continue;
       }
+      const newline = chunk.indexOf(10, index);
       // phase === 'show'
       const lineEnd = newline === -1 ? chunk.length : newline;
       append(chunk.subarray(index, lineEnd));

@@ -96,6 +96,20 @@ describe('read_file', () => {
     expect(bytesRead()).toBeGreaterThan(6 * 1024 * 1024);
   });
 
+  it('starts a page far into a file at the right line, whatever read the lines before it end in', async () => {
+    // About 3.4 MB: the lines before a late page span several 1 MB reads; CRLF and multi-byte characters on the way.
+    const lines = Array.from({ length: 40_000 }, (_, index) => `${index + 1} ${index % 3 === 0 ? 'naïve café' : 'plain'} ${'x'.repeat(index % 97)}`);
+    await kit.put('long.log', lines.map((line, index) => (index % 5 === 0 ? `${line}\r\n` : `${line}\n`)).join(''));
+    for (const startLine of [2, 12_345, 13_107, 13_108, 26_215, 39_999, 40_000]) {
+      const result = await kit.run('read_file', { path: 'long.log', start_line: startLine, end_line: startLine + 1 });
+      const shown = result.text.split('\n').slice(1);
+      expect([startLine, shown]).toEqual([startLine, lines.slice(startLine - 1, startLine + 1).map((line, offset) => `${startLine + offset}: ${line}`)]);
+    }
+    expect((await kit.run('read_file', { path: 'long.log', start_line: 40_001 })).text).toBe(
+      '`long.log` has 40,000 lines, so start_line=40001 is past the end. Use a start_line from 1 to 40000.',
+    );
+  });
+
   it('cuts lines over 2,000 characters with a marker that says how much was cut', async () => {
     await kit.put('long.txt', `short\n${'a'.repeat(2_000)}${'b'.repeat(3_000)}\nend\n`);
     const result = await kit.run('read_file', { path: 'long.txt' });
