@@ -158,8 +158,7 @@ function translateEscape(characters: readonly string[], at: number, caseless: bo
         while (end < characters.length && /[0-9]/.test(characters[end]!)) end += 1;
         return { text: ANY_TEXT, next: end };
       }
-      const character = characterEscape(characters, at, caseless);
-      return character === undefined ? undefined : { text: character.text, next: character.next };
+      return characterEscape(characters, at, caseless);
     }
   }
 }
@@ -172,14 +171,18 @@ function translateEscape(characters: readonly string[], at: number, caseless: bo
 function characterEscape(characters: readonly string[], at: number, caseless: boolean): Translated | undefined {
   const letter = characters[at]!;
   const next = at + 1;
-  const hex = (digits: string): Translated | undefined => {
-    const code = Number.parseInt(digits, 16);
+  /** `\x{…}` for the code point in `digits` (exactly `length` of them when given), or `undefined`. */
+  const hex = (digits: readonly string[], length?: number): string | undefined => {
+    const text = digits.join('');
+    const code = Number.parseInt(text, 16);
+    if ((length !== undefined && digits.length !== length) || !/^[0-9a-fA-F]+$/.test(text)) return undefined;
     // A lone surrogate is not a character ripgrep can look for.
-    if (!/^[0-9a-fA-F]+$/.test(digits) || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return undefined;
+    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return undefined;
     // Beyond ASCII, case folding may differ between the two (see `literal`).
-    if (caseless && code > 0x7f) return { text: ANY_CHARACTER, next: -1 };
-    return { text: `\\x{${code.toString(16)}}`, next: -1 };
+    if (caseless && code > 0x7f) return ANY_CHARACTER;
+    return `\\x{${code.toString(16)}}`;
   };
+  const escaped = (text: string | undefined, after: number): Translated | undefined => (text === undefined ? undefined : { text, next: after });
   switch (letter) {
     case 't':
       return { text: '\\t', next };
@@ -191,18 +194,12 @@ function characterEscape(characters: readonly string[], at: number, caseless: bo
       return { text: '\\x0B', next };
     case '0':
       return /[0-9]/.test(characters[next] ?? '') ? undefined : { text: '\\x00', next };
-    case 'x': {
-      const code = hex(characters.slice(next, next + 2).join(''));
-      return code === undefined || characters.slice(next, next + 2).length < 2 ? undefined : { text: code.text, next: next + 2 };
-    }
+    case 'x':
+      return escaped(hex(characters.slice(next, next + 2), 2), next + 2);
     case 'u': {
-      if (characters[next] === '{') {
-        const end = characters.indexOf('}', next);
-        const code = end === -1 ? undefined : hex(characters.slice(next + 1, end).join(''));
-        return code === undefined ? undefined : { text: code.text, next: end + 1 };
-      }
-      const code = hex(characters.slice(next, next + 4).join(''));
-      return code === undefined || characters.slice(next, next + 4).length < 4 ? undefined : { text: code.text, next: next + 4 };
+      if (characters[next] !== '{') return escaped(hex(characters.slice(next, next + 4), 4), next + 4);
+      const end = characters.indexOf('}', next);
+      return end === -1 ? undefined : escaped(hex(characters.slice(next + 1, end)), end + 1);
     }
     case 'c': {
       const control = characters[next];
@@ -296,6 +293,14 @@ function groupEnd(characters: readonly string[], at: number): number | undefined
     else if (character === ')' && (depth -= 1) === 0) return index;
   }
   return undefined;
+}
+
+/**
+ * A glob ripgrep can use to pass over files, when `include` is as simple as `*.ts`: ripgrep
+ * reads such a glob as picomatch does. Anything else is left to the worker's own check.
+ */
+export function ripgrepGlob(include: string | undefined): string | undefined {
+  return include !== undefined && /^\*(\.[A-Za-z0-9_-]+)+$/.test(include) ? include : undefined;
 }
 
 const located = new Map<string, Promise<string | undefined>>();

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { Workspace } from '../../workspace/workspace.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { locateRipgrep, ripgrepCandidates, ripgrepPattern, walkOrder, type RipgrepAnswer } from './ripgrep.js';
+import { locateRipgrep, ripgrepCandidates, ripgrepGlob, ripgrepPattern, walkOrder, type RipgrepAnswer } from './ripgrep.js';
 import { SearchChannel, type ChannelStop, type FileState, type WalkEnd } from './search-channel.js';
 import { canPrefilter, literalOf, type FoundMessage, type IncludePattern, type SearchWalkJob } from './search-worker.js';
 import { describeNonText } from './text.js';
@@ -49,7 +49,7 @@ export interface SearchRequest {
   readonly include: ((fromStart: string) => boolean) | undefined;
   /** The same glob for the worker, in disk mode. */
   readonly includePattern?: IncludePattern | undefined;
-  /** The glob as the model wrote it, for ripgrep (see {@link ripgrepGlob}). */
+  /** The glob as the model wrote it, for ripgrep (see `ripgrepGlob`). */
   readonly includeGlob?: string | undefined;
   readonly signal: AbortSignal;
 }
@@ -415,14 +415,6 @@ function filesAfter(request: SearchRequest, candidates: readonly string[], lastS
     if (request.include === undefined || request.include(file)) files.push([path.join(request.target, file), shownPrefix + file]);
   }
   return files;
-}
-
-/**
- * A glob ripgrep can use to pass over files, when `include` is as simple as `*.ts`: ripgrep
- * reads such a glob as picomatch does. Anything else is left to the worker's own check.
- */
-export function ripgrepGlob(include: string | undefined): string | undefined {
-  return include !== undefined && /^\*(\.[A-Za-z0-9_-]+)+$/.test(include) ? include : undefined;
 }
 
 /** Reads one file in chunks and sends its text to the worker; what the file turned out to be. */
