@@ -6,10 +6,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createReadOnlyFileTools } from '../src/collections/files/read-tools.js';
+import { locateRipgrep } from '../src/collections/files/ripgrep.js';
 import { runTool } from '../src/run-tool.js';
 import { createSession } from '../src/session.js';
 import { Workspace } from '../src/workspace/workspace.js';
-import { compare, ms, printTable, ratio, record, verdict, which } from './harness.js';
+import { compare, ms, printTable, ratio, record, verdict } from './harness.js';
 import { benchTree, RARE_GLOB, RIPGREP_SAME_FILES } from './tree.js';
 
 const execFileAsync = promisify(execFile);
@@ -23,7 +24,8 @@ const GLOBS: readonly { label: string; glob: string; target?: number }[] = [
 /** Runs the benchmark and prints a table. */
 export async function run(): Promise<void> {
   const { root } = benchTree();
-  const rg = await which('rg');
+  // rg found on PATH the way search_files finds it.
+  const rg = await locateRipgrep(true);
   const session = createSession();
   const tool = createReadOnlyFileTools({ workspace: new Workspace(root) }).tools.find((candidate) => candidate.name === 'find_files')!;
   const rows: string[][] = [['glob', 'find_files', 'rg --files -g', 'ratio', 'files found (ours / rg)']];

@@ -190,13 +190,3 @@ export async function describeMachine(): Promise<string> {
   );
   return `${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, ${os.type()} ${os.release()}, Node.js ${process.version}, ${ripgrep}`;
 }
-
-/** The path of a program on PATH, or `undefined`. */
-export async function which(program: string): Promise<string | undefined> {
-  try {
-    const { stdout } = await execFileAsync('sh', ['-c', `command -v ${program}`]);
-    return stdout.trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}

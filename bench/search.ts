@@ -9,10 +9,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createReadOnlyFileTools } from '../src/collections/files/read-tools.js';
+import { locateRipgrep } from '../src/collections/files/ripgrep.js';
 import { runTool } from '../src/run-tool.js';
 import { createSession } from '../src/session.js';
 import { Workspace } from '../src/workspace/workspace.js';
-import { compare, ms, printTable, ratio, record, verdict, which } from './harness.js';
+import { compare, ms, printTable, ratio, record, verdict } from './harness.js';
 import { benchTree, RARE_REGEX, RIPGREP_SAME_FILES } from './tree.js';
 
 const execFileAsync = promisify(execFile);
@@ -38,7 +39,8 @@ const QUERIES: readonly Query[] = [
 /** Runs the benchmark and prints a table. */
 export async function run(): Promise<void> {
   const { root } = benchTree();
-  const rg = await which('rg');
+  // rg found on PATH the way search_files finds it.
+  const rg = await locateRipgrep(true);
   const session = createSession();
   const searchWith = (ripgrep: boolean) => {
     const files = createReadOnlyFileTools({ workspace: new Workspace(root), ...(ripgrep ? {} : { ripgrep: false }) });
