@@ -1,6 +1,6 @@
 /**
- * One output flood in a fresh process, for bench/shell.ts: `node --import tsx
- * bench/shell-flood-child.ts <tool|spawn> <bytes>`. Prints one JSON line with the time, the
+ * One output flood in a fresh process, for test/bench/shell.ts: `node --import tsx
+ * test/bench/shell-flood-child.ts <tool|spawn> <bytes>`. Prints one JSON line with the time, the
  * peak resident memory the flood added, and for `tool` the reply's length and the saved
  * file's size. A fresh process keeps earlier cases from blurring the memory reading.
  *
@@ -10,11 +10,11 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createShellTools } from '../src/collections/shell/index.js';
-import type { ShellResultData } from '../src/collections/shell/format.js';
-import { runTool } from '../src/run-tool.js';
-import { createSession } from '../src/session.js';
-import { Workspace } from '../src/workspace/workspace.js';
+import { createShellTools } from '../../src/collections/shell/index.js';
+import type { ShellResultData } from '../../src/collections/shell/format.js';
+import { runTool } from '../../src/run-tool.js';
+import { createSession } from '../../src/session.js';
+import { Workspace } from '../../src/workspace/workspace.js';
 import { measurePeak } from './harness.js';
 
 /** The command both sides run: `bytes` of short lines. */

@@ -1,6 +1,6 @@
 /**
- * One page of a large file read in a fresh process, for bench/read.ts: `node --import tsx
- * bench/read-page-child.ts <tool|raw> <root> <file> <start line> <page bytes>`. Prints one
+ * One page of a large file read in a fresh process, for test/bench/read.ts: `node --import tsx
+ * test/bench/read-page-child.ts <tool|raw> <root> <file> <start line> <page bytes>`. Prints one
  * JSON line with the time and the peak resident memory the read added. A fresh process keeps
  * earlier cases from blurring the memory reading.
  *
@@ -9,10 +9,10 @@
  */
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { createReadOnlyFileTools } from '../src/collections/files/read-tools.js';
-import { runTool, type RunToolResult } from '../src/run-tool.js';
-import { createSession } from '../src/session.js';
-import { Workspace } from '../src/workspace/workspace.js';
+import { createReadOnlyFileTools } from '../../src/collections/files/read-tools.js';
+import { runTool, type RunToolResult } from '../../src/run-tool.js';
+import { createSession } from '../../src/session.js';
+import { Workspace } from '../../src/workspace/workspace.js';
 import { measurePeak } from './harness.js';
 
 /** A small file beside the large one, read first by both sides. */

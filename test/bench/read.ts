@@ -6,7 +6,7 @@
  * - First page: `read_file` with only `path`, against `fs.open` + one read of the bytes the
  *   page showed + `close`. Time is the median of alternating runs in this process; peak
  *   resident memory growth is measured per side in a fresh process
- *   (bench/read-page-child.ts), which also reports that one call's time.
+ *   (test/bench/read-page-child.ts), which also reports that one call's time.
  * - Last page, without a target: `start_line` 100 lines before the end, against a raw read
  *   that counts newlines in 1 MB reads to find the line. No index exists, so both sides read
  *   the whole file.
@@ -14,7 +14,7 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ReadFileData } from '../src/collections/files/read-file.js';
+import type { ReadFileData } from '../../src/collections/files/read-file.js';
 import { compare, megabytes, ms, printTable, ratio, record, runInFreshProcess, verdict, type FreshProcessResult } from './harness.js';
 import { readRaw, toolReader, WARM_UP_FILE } from './read-page-child.js';
 

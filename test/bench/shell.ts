@@ -6,7 +6,7 @@
  *   the table shows the median sample divided by that count, so one number is one call.
  * - Extra rows without a target: `echo hello` the same way (a little output through the
  *   pipes), and `seq 1 1000000` (6.9 MB of output, cut to fit the reply and saved to a file).
- * - A 1 GB flood in a fresh process per side (bench/shell-flood-child.ts): time, peak
+ * - A 1 GB flood in a fresh process per side (test/bench/shell-flood-child.ts): time, peak
  *   resident memory growth, and for run_shell the reply's length against its budget
  *   (`maxOutputCharacters`) and the size of the saved copy (capped by `maxSpillCharacters`).
  */
@@ -14,11 +14,11 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createShellTools } from '../src/collections/shell/index.js';
-import { DEFAULT_MAX_OUTPUT_CHARACTERS, DEFAULT_MAX_SPILL_CHARACTERS } from '../src/collections/shell/options.js';
-import { runTool } from '../src/run-tool.js';
-import { createSession } from '../src/session.js';
-import { Workspace } from '../src/workspace/workspace.js';
+import { createShellTools } from '../../src/collections/shell/index.js';
+import { DEFAULT_MAX_OUTPUT_CHARACTERS, DEFAULT_MAX_SPILL_CHARACTERS } from '../../src/collections/shell/options.js';
+import { runTool } from '../../src/run-tool.js';
+import { createSession } from '../../src/session.js';
+import { Workspace } from '../../src/workspace/workspace.js';
 import { compare, megabytes, ms, printTable, ratio, record, runInFreshProcess, verdict } from './harness.js';
 
 /** Calls per timed sample in the per-call cases: enough that timer resolution does not matter. */

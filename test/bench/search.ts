@@ -8,11 +8,11 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createReadOnlyFileTools } from '../src/collections/files/read-tools.js';
-import { locateRipgrep } from '../src/collections/files/ripgrep.js';
-import { runTool } from '../src/run-tool.js';
-import { createSession } from '../src/session.js';
-import { Workspace } from '../src/workspace/workspace.js';
+import { createReadOnlyFileTools } from '../../src/collections/files/read-tools.js';
+import { locateRipgrep } from '../../src/collections/files/ripgrep.js';
+import { runTool } from '../../src/run-tool.js';
+import { createSession } from '../../src/session.js';
+import { Workspace } from '../../src/workspace/workspace.js';
 import { compare, ms, printTable, ratio, record, verdict } from './harness.js';
 import { benchTree, RARE_REGEX, RIPGREP_SAME_FILES } from './tree.js';
 

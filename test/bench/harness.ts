@@ -114,14 +114,14 @@ export interface FreshProcessResult {
 }
 
 /**
- * Runs `bench/<script>` in a fresh Node.js process and returns the JSON it prints last. A
+ * Runs `test/bench/<script>` in a fresh Node.js process and returns the JSON it prints last. A
  * fresh process gives memory readings that earlier cases (a tree built, a search worker
  * kept) cannot blur. The script measures itself with {@link measurePeak}.
  */
 export async function runInFreshProcess(script: string, args: readonly string[]): Promise<FreshProcessResult> {
   const benchFolder = path.dirname(fileURLToPath(import.meta.url));
   const { stdout } = await execFileAsync(process.execPath, ['--expose-gc', '--import', 'tsx', path.join(benchFolder, script), ...args], {
-    cwd: path.dirname(benchFolder),
+    cwd: path.resolve(benchFolder, '..', '..'),
     maxBuffer: 16 * 1024 * 1024,
   });
   const last = stdout.trim().split('\n').pop() ?? '';

@@ -24,10 +24,10 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { createDeepAgent, LocalShellBackend } from 'deepagents';
 import { getEncoding } from 'js-tiktoken';
 import { todoListMiddleware } from 'langchain';
-import { toAiSdk } from '../adapters/ai-sdk/index.js';
-import { toLangChain } from '../adapters/langchain/index.js';
-import { createMcpServer } from '../adapters/mcp/index.js';
-import { toOpenAI } from '../adapters/openai/index.js';
+import { toAiSdk } from '../../adapters/ai-sdk/index.js';
+import { toLangChain } from '../../adapters/langchain/index.js';
+import { createMcpServer } from '../../adapters/mcp/index.js';
+import { toOpenAI } from '../../adapters/openai/index.js';
 import {
   createAskUserTools,
   createDateTimeTools,
@@ -40,7 +40,7 @@ import {
   createTaskListTools,
   Workspace,
   type ToolCollection,
-} from '../src/index.js';
+} from '../../src/index.js';
 import { printTable, ratio, record, verdict } from './harness.js';
 
 /** What a model reads about one tool, whatever the framework's wrapping. */
