@@ -7,6 +7,7 @@ export type {
   ToolCollection,
   ToolContext,
   ToolDefinition,
+  ToolEffects,
   ToolImage,
   ToolKind,
   ToolOutput,
@@ -16,6 +17,16 @@ export { errorResult, formatInputError, prepareToolCall, runTool } from './run-t
 export { CallQueue, withCallOrder } from './call-order.js';
 export type { CallTurn } from './call-order.js';
 export type { PreparedCall, RunToolOptions, RunToolResult } from './run-tool.js';
+export {
+  cleanProgressText,
+  MAX_PROGRESS_CHARACTERS,
+  MAX_PROGRESS_MESSAGE_CHARACTERS,
+  PROGRESS_INTERVAL_MS,
+  ProgressReporter,
+  progressOutput,
+  streamProgress,
+} from './progress.js';
+export type { ProgressListener, ProgressReporterOptions, ProgressStreamItem, ProgressUpdate, ToolProgress } from './progress.js';
 export {
   APPROVAL_MODES,
   approvalKeyOf,
@@ -44,6 +55,25 @@ export { ToolError } from './errors/tool-error.js';
 export { PathError } from './errors/path-error.js';
 export type { PathErrorReason } from './errors/path-error.js';
 export { WorkspaceError } from './errors/workspace-error.js';
+export { SessionBusyError } from './errors/session-busy-error.js';
+export { SessionLeaseLostError } from './errors/session-lease-lost-error.js';
+export { SessionStoreError } from './errors/session-store-error.js';
+export { SessionVersionError } from './errors/session-version-error.js';
+
+// Session stores
+export { createSessionStore } from './stores/create-session-store.js';
+export { createFileSessionStore } from './stores/file-session-store.js';
+export type { FileSessionStoreOptions } from './stores/file-session-store.js';
+export type { SaveSessionOptions, SessionStore, SessionTurn, WithSessionOptions } from './stores/session-store.js';
+export type { LeaseOutcome, ReleaseWatcher, SessionStoreBackend, StoredSession, WriteOutcome } from './stores/store-backend.js';
+export {
+  DEFAULT_SESSION_LEASE_MS,
+  DEFAULT_SESSION_OPERATION_TIMEOUT_MS,
+  DEFAULT_SESSION_WAIT_MS,
+  MAX_SESSION_ID_LENGTH,
+  MIN_SESSION_LEASE_MS,
+} from './stores/store-options.js';
+export type { SessionStoreDefaults } from './stores/store-options.js';
 
 // Workspace
 export { isInside, MAX_LINK_HOPS, MAX_PATH_LENGTH, MAX_SEGMENT_BYTES, PRIVATE_FOLDER, Workspace } from './workspace/workspace.js';

@@ -12,6 +12,7 @@ import {
 } from './approval.js';
 import { withCallOrder } from './call-order.js';
 import { ToolError } from './errors/tool-error.js';
+import { ProgressReporter, type ProgressListener } from './progress.js';
 import type { Session } from './session.js';
 import { normalizeOutput, type ToolDefinition, type ToolResult } from './tool.js';
 
@@ -37,6 +38,14 @@ export interface RunToolOptions {
    * ({@link withCallOrder}), so `runTool` must not queue it again.
    */
   readonly queued?: boolean;
+  /**
+   * Receives the call's progress (a command's output as it arrives, a count so far) while it
+   * runs: cleaned, bounded, throttled, the last event before the result. Adapters hand it
+   * to their framework's live channel; see {@link ToolProgress}.
+   */
+  readonly onProgress?: ProgressListener;
+  /** Shortest time between two progress events. @default 250 ({@link PROGRESS_INTERVAL_MS}) */
+  readonly progressIntervalMs?: number;
 }
 
 /** A result that may carry the unexpected error behind it, for hosts that log. */
@@ -130,8 +139,22 @@ async function executeTool(
 ): Promise<RunToolResult> {
   const signal = options.signal ?? new AbortController().signal;
   if (signal.aborted) return { text: `${tool.name} was cancelled before it started.`, isError: true };
-  const output = await tool.execute(input, { toolCallId: options.toolCallId, signal, session: options.session });
-  return normalizeOutput(output);
+  if (options.onProgress === undefined) {
+    return normalizeOutput(await tool.execute(input, { toolCallId: options.toolCallId, signal, session: options.session }));
+  }
+  const reporter = new ProgressReporter({
+    toolCallId: options.toolCallId,
+    toolName: tool.name,
+    listener: options.onProgress,
+    ...(options.progressIntervalMs === undefined ? {} : { intervalMs: options.progressIntervalMs }),
+  });
+  try {
+    const output = await tool.execute(input, { toolCallId: options.toolCallId, signal, session: options.session, onProgress: reporter.report });
+    return normalizeOutput(output);
+  } finally {
+    // The last event goes out before the result, and nothing after it.
+    reporter.finish();
+  }
 }
 
 /** Turns a thrown error into a result: expected failures keep their text, bugs are reported as such. */

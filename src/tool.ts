@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ProgressUpdate } from './progress.js';
 import type { Session } from './session.js';
 
 /**
@@ -44,15 +45,26 @@ export interface ToolContext {
   readonly session: Session;
   /**
    * Set when the call runs as a background job ({@link withBackground}): the job's own
-   * ceiling replaces the tool's usual timeout, and the tool may report output as it arrives
-   * so `job_output` can show it. A tool that ignores it is shown its result when it ends.
+   * ceiling replaces the tool's usual timeout. Its output reaches `job_output` through
+   * {@link ToolContext.onProgress}; a tool that reports none is shown its result when it ends.
    */
   readonly background?: BackgroundContext;
+  /**
+   * Reports output or a status as the call runs (a command's lines, a count so far), for a
+   * live view: AI SDK preliminary results, LangGraph custom stream events, MCP progress
+   * notifications, a background job's output. Present only when someone listens, so a tool
+   * calls it as `context.onProgress?.(…)` and does no work for it otherwise. The core cleans,
+   * bounds and throttles what it is given; a tool may call it for every chunk.
+   */
+  readonly onProgress?: (update: ProgressUpdate) => void;
 }
 
 /** What a tool running as a background job gets in {@link ToolContext.background}. */
 export interface BackgroundContext {
-  /** Reports output as it arrives (already cleaned up for the model). */
+  /**
+   * Reports output as it arrives (already cleaned up for the model).
+   * @deprecated Call {@link ToolContext.onProgress}, which background jobs set too.
+   */
   readonly onOutput: (text: string) => void;
 }
 
@@ -71,6 +83,12 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   /** The text the model reads: what the tool does, its limits, what to do on failure. */
   readonly description: string;
   readonly kind: ToolKind;
+  /**
+   * The kind of one call, when it depends on the input: a patch that deletes a file is a
+   * `delete`, a text editor `view` is a `read`. Approval modes decide from it; `kind` stays the
+   * tool's kind for everything else. Defaults to `kind`.
+   */
+  readonly kindOf?: (input: z.output<Schema>) => ToolKind;
   readonly input: Schema;
   readonly execute: (input: z.output<Schema>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
   /** The tool's default; `false` when left out. */
@@ -93,6 +111,23 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   /** The tool may be started as a background job by {@link withBackground}. */
   readonly canRunInBackground?: boolean;
   /**
+   * The shape of `data` in every successful result, for hosts that pass structured output
+   * on (MCP's `outputSchema` and `structuredContent`). Declare it only when every success
+   * carries `data` of this shape; leave it out when `data` varies or is absent.
+   */
+  readonly output?: z.ZodObject;
+  /**
+   * What a call does beyond its result, for hosts that show or act on it (MCP's tool
+   * hints). Fields left out are derived from {@link ToolDefinition.kind}.
+   */
+  readonly effects?: ToolEffects;
+  /**
+   * The tool reports progress through {@link ToolContext.onProgress}. Adapters whose
+   * framework streams progress in the tool's return value (the AI SDK's preliminary
+   * results) do so only for such tools, so quick tools keep a single result.
+   */
+  readonly reportsProgress?: boolean;
+  /**
    * The tool is answered by the user interface, not by `execute` (an ask-user tool without a
    * callback). Adapters hand the call to the client (the AI SDK as a tool without `execute`,
    * LangGraph through `interrupt()`, OpenAI as a pending call) and turn the client's answer
@@ -102,6 +137,21 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   readonly answeredByClient?: {
     readonly toResult: (input: z.output<Schema>, answer: unknown) => ToolOutput;
   };
+}
+
+/**
+ * What a tool's calls do to the world. Hosts use it to decide how much care a call needs
+ * (MCP sends it as `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`).
+ */
+export interface ToolEffects {
+  /** The call changes nothing outside its own result (reading, searching, asking). */
+  readonly readOnly?: boolean;
+  /** The call may overwrite or remove something that existed before it. */
+  readonly destructive?: boolean;
+  /** Repeating the call with the same input changes nothing more than the first call did. */
+  readonly idempotent?: boolean;
+  /** The call reaches outside the workspace and the session (a network, another service, any program). */
+  readonly openWorld?: boolean;
 }
 
 /** A group of tools with the text they add to the system prompt and to each model call. */

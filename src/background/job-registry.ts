@@ -1,3 +1,4 @@
+import { progressOutput, type ProgressUpdate } from '../progress.js';
 import { errorResult } from '../run-tool.js';
 import type { Session } from '../session.js';
 import { normalizeOutput, type ToolDefinition, type ToolResult } from '../tool.js';
@@ -66,16 +67,19 @@ export class Job {
   async #run(tool: ToolDefinition<any>, input: Record<string, unknown>, session: Session): Promise<void> {
     let result: ToolResult;
     try {
+      // The same channel a live view gets, cleaned the same way, so job_output shows what it would.
+      const onProgress = (update: ProgressUpdate) => {
+        const text = progressOutput(update);
+        if (text === '') return;
+        this.streamed = true;
+        this.output.append(text);
+      };
       const output = await tool.execute(input, {
         toolCallId: `job-${this.id}`,
         signal: this.#controller.signal,
         session,
-        background: {
-          onOutput: (text) => {
-            this.streamed = true;
-            this.output.append(text);
-          },
-        },
+        onProgress,
+        background: { onOutput: onProgress },
       });
       result = normalizeOutput(output);
     } catch (error) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
-import { defineTool, type ToolDefinition } from '../../tool.js';
+import { defineTool, type ToolContext, type ToolDefinition } from '../../tool.js';
 import { compileGlob, globForWorker } from './find-files.js';
 import { fillDescription, PATH_FIELD, SEARCH_FIELDS, SEARCH_FILES_DESCRIPTION } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
@@ -80,6 +80,7 @@ export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDe
     }),
     kind: 'search',
     input: searchFilesInput,
+    reportsProgress: true,
     async execute(input, context) {
       const mode = input.mode ?? 'files';
       const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
@@ -104,6 +105,7 @@ export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDe
         includePattern: input.include === undefined ? undefined : globForWorker(input.include),
         includeGlob: input.include,
         signal: context.signal,
+        onCount: countReporter(context.onProgress),
       });
       if (outcome.stopped?.type === 'cancelled') throw new ToolError('search_files was cancelled.');
       if (outcome.stopped?.type === 'regex-timeout') {
@@ -117,6 +119,21 @@ export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDe
       return { text: capReply(text, maxReadCharacters), data: outcome.data };
     },
   });
+}
+
+/** Least time between two counts handed to `onProgress`: the core throttles too, this spares building the text per file. */
+const COUNT_INTERVAL_MS = 100;
+
+/** Reports the counts so far as a status line, when someone listens. */
+function countReporter(onProgress: ToolContext['onProgress']): ((matched: number, searched: number) => void) | undefined {
+  if (onProgress === undefined) return undefined;
+  let last = -Infinity;
+  return (matched, searched) => {
+    const now = performance.now();
+    if (now - last < COUNT_INTERVAL_MS) return;
+    last = now;
+    onProgress({ message: `${plural(matched, 'file')} ${matched === 1 ? 'matches' : 'match'} so far (${plural(searched, 'file')} searched)`, progress: searched });
+  };
 }
 
 interface ReplyContext {

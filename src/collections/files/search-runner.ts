@@ -52,6 +52,8 @@ export interface SearchRequest {
   /** The glob as the model wrote it, for ripgrep (see `ripgrepGlob`). */
   readonly includeGlob?: string | undefined;
   readonly signal: AbortSignal;
+  /** Told the counts so far after each file answered, for a live view (`search_files`' progress). */
+  readonly onCount?: ((matchedFiles: number, searchedFiles: number) => void) | undefined;
 }
 
 /** The matches in one file. */
@@ -140,9 +142,11 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
         return;
       }
       searched += 1;
-      if (file.count === 0) return;
-      matches.push({ path: file.path, count: file.count, lines: file.lines });
-      committed += mode === 'lines' ? file.lines.length : 1;
+      if (file.count > 0) {
+        matches.push({ path: file.path, count: file.count, lines: file.lines });
+        committed += mode === 'lines' ? file.lines.length : 1;
+      }
+      request.onCount?.(matches.length, searched);
     },
   );
   const deadline = setTimeout(() => channel.fail({ type: 'timeout', afterMs: searchTimeoutMs }), searchTimeoutMs);
@@ -340,6 +344,7 @@ async function searchOnDisk(
       else if (file.verdict === 'too-large') skipped.tooLarge.push(file.path);
       else skipped.unreadable.push(file.path);
     }
+    request.onCount?.(matches.length, searched);
   };
   // The walk starts at once; where matches turn out sparse, it hands the rest to ripgrep.
   const plan = request.targetIsFile ? undefined : await planRipgrep(request);

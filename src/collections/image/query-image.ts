@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
-import { defineTool, type ToolDefinition, type ToolOutput } from '../../tool.js';
+import { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from '../../tool.js';
 import { QUERY_IMAGE_DESCRIPTION, VISION_SYSTEM_PROMPT } from './descriptions.js';
 import { MAX_VISION_ANSWER_CHARACTERS, type ResolvedImageToolsOptions } from './options.js';
 import { sniffImage } from './sniff-image.js';
@@ -38,16 +38,18 @@ export function createQueryImageTool(options: ResolvedImageToolsOptions) {
       maxImageBytes.toLocaleString('en-US'),
     ),
     kind: 'read',
+    effects: { openWorld: true },
     input,
     canRunInBackground: true,
-    async execute({ paths, question }, { signal }): Promise<ToolOutput> {
+    reportsProgress: true,
+    async execute({ paths, question }, { signal, onProgress }): Promise<ToolOutput> {
       const { images, shown, problems } = await loadImages(options, paths);
       if (problems.length > 0) {
         throw new ToolError(
           `Nothing was sent to the vision model:\n${problems.map((problem) => `- ${problem}`).join('\n')}\nFix or leave out ${problems.length === 1 ? 'this path' : 'these paths'} and call query_image again.`,
         );
       }
-      const answer = await askVision(options, images, question.trim(), signal);
+      const answer = await whileWaiting(onProgress, images.length, () => askVision(options, images, question.trim(), signal));
       const data: QueryImageData = {
         images: images.map((image, index) => ({
           path: shown[index]!,
@@ -61,6 +63,27 @@ export function createQueryImageTool(options: ResolvedImageToolsOptions) {
       return { text: legend + answer.text, data };
     },
   }) satisfies ToolDefinition<typeof input>;
+}
+
+/** How often a live view is told the vision model is still being waited for. */
+const WAITING_REPORT_MS = 1_000;
+
+/** Runs `ask`, reporting every second how long the vision model has been waited for, when someone listens. */
+async function whileWaiting<T>(onProgress: ToolContext['onProgress'], imageCount: number, ask: () => Promise<T>): Promise<T> {
+  if (onProgress === undefined) return ask();
+  const started = performance.now();
+  const images = imageCount === 1 ? '1 image' : `${imageCount} images`;
+  const report = () => {
+    const seconds = Math.floor((performance.now() - started) / 1000);
+    onProgress({ message: `Waiting for the vision model to answer about ${images} (${seconds} s)`, progress: seconds });
+  };
+  report();
+  const timer = setInterval(report, WAITING_REPORT_MS);
+  try {
+    return await ask();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** Reads and checks every path; any problem means nothing will be sent. */

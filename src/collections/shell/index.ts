@@ -85,6 +85,7 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
     input,
     needsApproval: true,
     canRunInBackground: true,
+    reportsProgress: true,
     async checkPolicy({ command, working_directory }: Input) {
       const refusal = checkCommand(command, policy);
       if (refusal !== undefined) return refusal;
@@ -143,7 +144,7 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
         maxLineCharacters: config.maxLineCharacters,
         maxSpillCharacters: config.maxSpillCharacters,
         ...(output_filter === undefined ? {} : { filter: new RegExp(output_filter) }),
-        ...(context.background === undefined ? {} : { onText: context.background.onOutput }),
+        ...(context.onProgress === undefined ? {} : { onText: context.onProgress }),
       });
       return formatShellResult(outcome, {
         command,
