@@ -19,7 +19,7 @@ import { toAiSdkTool, type AiSdkToolOutput } from './tools.js';
 
 export { APPROVE_ALWAYS_REASON } from './approval.js';
 export type { AiSdkApprovalStatus, AiSdkToolApproval } from './approval.js';
-export type { AiSdkToolOutput } from './tools.js';
+export type { AiSdkToolOutput, AiSdkToolProgress } from './tools.js';
 export { aiSdkVision } from './vision.js';
 
 /** How {@link toAiSdk} hands the collections to the AI SDK. */

@@ -9,6 +9,8 @@ import {
   prepareToolCall,
   rememberApproval,
   runTool,
+  streamProgress,
+  type ProgressListener,
   type ToolDefinition,
   type ToolImage,
   type ToolResult,
@@ -24,6 +26,24 @@ export interface AiSdkToolOutput {
   readonly isError: boolean;
   readonly data?: unknown;
   readonly images?: readonly ToolImage[];
+  /**
+   * Only in preliminary results (a part with `preliminary: true`), while the call runs:
+   * `text` is then the newest output (or the status message), and this says where the call is.
+   */
+  readonly progress?: AiSdkToolProgress;
+}
+
+/** Where a running call is, in a preliminary result's {@link AiSdkToolOutput.progress}. */
+export interface AiSdkToolProgress {
+  /** 1, 2, 3 … in the order the preliminary results were sent. */
+  readonly sequence: number;
+  /** The status line, when the tool gives one ("12 files match so far"). */
+  readonly message?: string;
+  readonly progress?: number;
+  readonly total?: number;
+  /** Characters of output so far; `text` holds the newest of them. */
+  readonly totalCharacters: number;
+  readonly elapsedMs: number;
 }
 
 /** An image of a result as the installed SDK wants it: ai v7 deprecated `image-data` (with a warning) for `file` parts, which ai v6 does not know. */
@@ -53,16 +73,18 @@ export function toAiSdkTool(tool: ToolDefinition<any>, settings: ApprovalSetting
   if (settings.onApproval !== undefined) {
     return {
       ...common,
-      execute: async (input: unknown, options: ToolExecutionOptions<any>) =>
-        toOutput(await runTool(tool, input, { ...settings, approve: settings.onApproval, toolCallId: options.toolCallId, signal: options.abortSignal })),
+      execute: (input: unknown, options: ToolExecutionOptions<any>) =>
+        execution(tool, async (onProgress) =>
+          toOutput(await runTool(tool, input, { ...settings, approve: settings.onApproval, toolCallId: options.toolCallId, signal: options.abortSignal, onProgress })),
+        ),
     };
   }
   return {
     ...common,
     needsApproval: async (input: unknown, { toolCallId }: { toolCallId: string }) =>
       (await approvalDescription(tool, input, toolCallId, settings)) !== undefined,
-    execute: async (input: unknown, options: ToolExecutionOptions<any>) => {
-      const base = { ...settings, toolCallId: options.toolCallId };
+    execute: (input: unknown, options: ToolExecutionOptions<any>) => execution(tool, async (onProgress) => {
+      const base = { ...settings, toolCallId: options.toolCallId, onProgress };
       try {
         // A call that needs approval runs only with the person's approval, which the SDK puts in
         // the messages it resumes with; anything else (a host `toolApproval` that skipped the
@@ -78,8 +100,43 @@ export function toAiSdkTool(tool: ToolDefinition<any>, settings: ApprovalSetting
       } catch (error) {
         return toOutput(errorResult(tool.name, error));
       }
-    },
+    }),
   };
+}
+
+/**
+ * Runs a call. A tool that reports progress returns an async iterable: the SDK streams each
+ * item but the last as a preliminary result (`preliminary: true` parts in `streamText` and
+ * `useChat`), and the last, the usual output, as the result. Other tools return one promise.
+ */
+function execution(
+  tool: ToolDefinition<any>,
+  call: (onProgress: ProgressListener | undefined) => Promise<AiSdkToolOutput>,
+): Promise<AiSdkToolOutput> | AsyncIterable<AiSdkToolOutput> {
+  if (tool.reportsProgress !== true) return call(undefined);
+  return preliminaryOutputs(call);
+}
+
+async function* preliminaryOutputs(call: (onProgress: ProgressListener) => Promise<AiSdkToolOutput>): AsyncGenerator<AiSdkToolOutput> {
+  for await (const item of streamProgress(call)) {
+    if (item.type === 'result') {
+      yield item.result;
+      continue;
+    }
+    const { recentOutput, message, progress, total, sequence, totalCharacters, elapsedMs } = item.progress;
+    yield {
+      text: recentOutput === '' ? (message ?? '') : recentOutput,
+      isError: false,
+      progress: {
+        sequence,
+        totalCharacters,
+        elapsedMs,
+        ...(message === undefined ? {} : { message }),
+        ...(progress === undefined ? {} : { progress }),
+        ...(total === undefined ? {} : { total }),
+      },
+    };
+  }
 }
 
 /** A tool the user interface answers (`addToolOutput`); its answer is checked and worded by the core. */
