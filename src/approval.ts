@@ -55,14 +55,15 @@ export async function decideApproval(
   options: { session: Session; mode?: ApprovalMode; overrides?: ApprovalOverrides },
 ): Promise<ApprovalVerdict> {
   const mode = options.mode ?? 'ask';
-  if (mode === 'plan' && PLAN_REFUSED.includes(tool.kind)) {
+  const kind = tool.kindOf?.(input) ?? tool.kind;
+  if (mode === 'plan' && PLAN_REFUSED.includes(kind)) {
     return {
       type: 'refuse',
-      text: `${tool.name} is not available in plan mode: ${tool.kind} tools are switched off until the user leaves plan mode. Describe the change you would make instead.`,
+      text: `${tool.name} is not available in plan mode: ${kind} tools are switched off until the user leaves plan mode. Describe the change you would make instead.`,
     };
   }
   if (mode === 'auto') return { type: 'run' };
-  if (mode === 'accept-edits' && ACCEPT_EDITS_RUN.includes(tool.kind)) return { type: 'run' };
+  if (mode === 'accept-edits' && ACCEPT_EDITS_RUN.includes(kind)) return { type: 'run' };
 
   const rule = options.overrides?.[tool.name] ?? tool.needsApproval ?? false;
   const needed = typeof rule === 'function' ? await rule(input, { session: options.session }) : rule;
@@ -97,7 +98,7 @@ export function approvalRequest(
   return {
     toolName: tool.name,
     toolCallId,
-    kind: tool.kind,
+    kind: tool.kindOf?.(input) ?? tool.kind,
     input,
     description: tool.describeCall?.(input) ?? `${tool.name} ${JSON.stringify(input)}`,
     canAlwaysApprove: approvalKeyOf(tool, input) !== undefined,

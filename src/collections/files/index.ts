@@ -1,5 +1,6 @@
 import type { Session } from '../../session.js';
 import type { ToolCollection } from '../../tool.js';
+import { createApplyPatchTool } from './apply-patch/tool.js';
 import { createCreateFileTool } from './create-file.js';
 import { createDeleteFileTool } from './delete-file.js';
 import { createEditFileTool } from './edit-file.js';
@@ -22,6 +23,13 @@ export interface FileToolsOptions extends ReadToolsOptions {
    * @default false
    */
   readonly keepBackups?: boolean;
+  /**
+   * Add `apply_patch`: one call changes several files at once with a V4A patch (the format
+   * OpenAI's coding models are trained on), all or nothing, under the same rules as the other
+   * writing tools. Any model can use it; see `src/dialects/README.md`.
+   * @default false
+   */
+  readonly applyPatch?: boolean;
 }
 
 /** The `files` collection with the host calls for undo. */
@@ -70,6 +78,7 @@ export function createFileTools(options: FileToolsOptions): FileToolCollection {
       createEditFileTool(context),
       createMoveFileTool(context),
       createDeleteFileTool(context),
+      ...(resolved.applyPatch ? [createApplyPatchTool(context)] : []),
     ],
     instructions: `${READ_TOOLS_INSTRUCTIONS}\n\n${WRITE_TOOLS_INSTRUCTIONS}`,
     beginUndoUnit(session) {
@@ -91,7 +100,11 @@ function validateFileToolsOptions(options: FileToolsOptions) {
   if (typeof keepBackups !== 'boolean') {
     throw new TypeError(`Expected the \`keepBackups\` option to be a boolean, got \`${String(keepBackups)}\` (${typeof keepBackups}).`);
   }
-  return { ...read, keepBackups };
+  const applyPatch = options.applyPatch ?? false;
+  if (typeof applyPatch !== 'boolean') {
+    throw new TypeError(`Expected the \`applyPatch\` option to be a boolean, got \`${String(applyPatch)}\` (${typeof applyPatch}).`);
+  }
+  return { ...read, keepBackups, applyPatch };
 }
 
 export type { UndoneFile, SkippedFile, UndoResult } from './undo.js';
