@@ -1,0 +1,276 @@
+/** @module agent-toolbelt/stores/postgres: the session store on PostgreSQL, with `pg` (node-postgres). */
+import pg from 'pg';
+import {
+  createSessionStore,
+  type LeaseOutcome,
+  type ReleaseWatcher,
+  type SessionJSON,
+  type SessionStore,
+  type SessionStoreBackend,
+  type SessionStoreDefaults,
+  type StoredSession,
+  type WriteOutcome,
+} from '../../src/index.js';
+
+/** Options of {@link createPostgresSessionStore}: a `connectionString` or a `pool`. */
+export interface PostgresSessionStoreOptions extends SessionStoreDefaults {
+  /** `postgres://user:password@host:port/database`; the store makes its own pool and ends it on `close()`. */
+  readonly connectionString?: string;
+  /** A pool of yours; `close()` leaves it open. */
+  readonly pool?: pg.Pool;
+  /**
+   * The table, created when missing; `schema.table` for another schema.
+   * @default 'toolbelt_sessions'
+   */
+  readonly table?: string;
+}
+
+/** How often a store deletes expired rows. */
+const SWEEP_EVERY_MS = 60_000;
+const TABLE_NAME = /^(?:[A-Za-z_][A-Za-z0-9_]{0,62}\.)?[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * A session store in PostgreSQL, for route handlers on many instances (serverless, behind a
+ * load balancer). One row per session: the session as JSONB, its version, and its lease (the
+ * holder's token and expiry). Leases are taken with a single conditional upsert, so the
+ * database's row locking decides who holds one; a released lease is announced with `NOTIFY`,
+ * and waiting turns `LISTEN` instead of polling. A crashed holder's lease expires after
+ * `leaseMs` by the database's own clock.
+ *
+ * @example
+ * const store = createPostgresSessionStore({ connectionString: process.env.DATABASE_URL });
+ * await store.withSession(chatId, async (session) => runTurn(session));
+ */
+export function createPostgresSessionStore(options: PostgresSessionStoreOptions): SessionStore {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`Expected createPostgresSessionStore options with \`connectionString\` or \`pool\`, got \`${String(options)}\`.`);
+  }
+  const { connectionString, pool, table = 'toolbelt_sessions', ...defaults } = options;
+  if ((connectionString === undefined) === (pool === undefined)) {
+    throw new TypeError(
+      `Expected exactly one of the \`connectionString\` and \`pool\` options of createPostgresSessionStore, got ${connectionString === undefined ? 'neither' : 'both'}. Pass connectionString: process.env.DATABASE_URL, or a pg.Pool of yours.`,
+    );
+  }
+  if (connectionString !== undefined && (typeof connectionString !== 'string' || connectionString.trim() === '')) {
+    throw new TypeError(`Expected the \`connectionString\` option to be a postgres:// URL, got \`${String(connectionString)}\` (${typeof connectionString}).`);
+  }
+  if (pool !== undefined && (typeof pool !== 'object' || pool === null || typeof pool.query !== 'function' || typeof pool.connect !== 'function')) {
+    throw new TypeError(`Expected the \`pool\` option to be a pg.Pool, got \`${String(pool)}\` (${typeof pool}).`);
+  }
+  if (typeof table !== 'string' || !TABLE_NAME.test(table)) {
+    throw new TypeError(`Expected the \`table\` option to be a table name of letters, digits and "_" (optionally "schema.table"), got \`${String(table)}\`.`);
+  }
+  return createSessionStore(new PostgresBackend(pool ?? new pg.Pool({ connectionString, max: 10 }), pool === undefined, table), defaults);
+}
+
+function quoteName(name: string): string {
+  return name
+    .split('.')
+    .map((part) => `"${part}"`)
+    .join('.');
+}
+
+class PostgresBackend implements SessionStoreBackend {
+  readonly description: string;
+  readonly #pool: pg.Pool;
+  readonly #ownsPool: boolean;
+  readonly #table: string;
+  readonly #channel: string;
+  #ready: Promise<void> | undefined;
+  #sweptAt = 0;
+  #listener: Promise<pg.PoolClient> | undefined;
+  readonly #waiters = new Map<string, Set<() => void>>();
+
+  constructor(pool: pg.Pool, ownsPool: boolean, table: string) {
+    this.#pool = pool;
+    this.#ownsPool = ownsPool;
+    this.#table = quoteName(table);
+    this.#channel = `${table.replace('.', '_')}_released`.slice(0, 63);
+    const { host, port, database } = pool.options as { host?: string; port?: number; database?: string };
+    const where = host === undefined ? '' : ` at ${host}${port === undefined ? '' : `:${port}`}${database === undefined ? '' : `/${database}`}`;
+    this.description = `the Postgres session store (table ${table}${where})`;
+    // A pool emits 'error' when an idle client's connection drops; without a listener that would end the process.
+    if (ownsPool) pool.on('error', () => undefined);
+  }
+
+  /** Creates the table once per store; concurrent stores serialise on an advisory lock so CREATE TABLE never races. */
+  async #query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    this.#ready ??= this.#createTable().catch((error: unknown) => {
+      this.#ready = undefined;
+      throw error;
+    });
+    await this.#ready;
+    if (Date.now() - this.#sweptAt > SWEEP_EVERY_MS) {
+      this.#sweptAt = Date.now();
+      // Idle sessions past their ttlMs: already invisible to load; this frees their rows.
+      void this.#pool
+        .query(`DELETE FROM ${this.#table} WHERE expires_at <= clock_timestamp() AND (lease_until IS NULL OR lease_until <= clock_timestamp())`)
+        .catch(() => undefined);
+    }
+    return this.#pool.query<R>(text, values);
+  }
+
+  async #createTable(): Promise<void> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`agent-toolbelt:${this.#table}`]);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${this.#table} (
+        id text PRIMARY KEY,
+        version bigint NOT NULL DEFAULT 0,
+        payload jsonb,
+        lease_token text,
+        lease_until timestamptz,
+        expires_at timestamptz,
+        updated_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      )`);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async read(id: string): Promise<StoredSession> {
+    const { rows } = await this.#query<{ version: string; payload: SessionJSON | null; expired: boolean }>(
+      `SELECT version, payload, coalesce(expires_at <= clock_timestamp(), false) AS expired FROM ${this.#table} WHERE id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    if (row === undefined) return { json: undefined, version: 0 };
+    return { json: row.payload === null || row.expired ? undefined : row.payload, version: Number(row.version) };
+  }
+
+  async write(id: string, json: SessionJSON, options: { expectedVersion: number; leaseToken: string | undefined; ttlMs: number | undefined }): Promise<WriteOutcome> {
+    const payload = JSON.stringify(json);
+    const ttl = options.ttlMs ?? null;
+    const token = options.leaseToken ?? null;
+    // One statement each: the row lock of the UPDATE makes the version and lease checks and the write one atomic step.
+    const updated = await this.#query<{ version: string }>(
+      `UPDATE ${this.#table} SET payload = $2::jsonb, version = version + 1,
+         expires_at = clock_timestamp() + $4::bigint * interval '1 millisecond', updated_at = clock_timestamp()
+       WHERE id = $1 AND version = $3::bigint AND CASE WHEN $5::text IS NULL
+         THEN lease_until IS NULL OR lease_until <= clock_timestamp()
+         ELSE lease_token = $5::text AND lease_until > clock_timestamp() END
+       RETURNING version`,
+      [id, payload, options.expectedVersion, ttl, token],
+    );
+    if (updated.rows[0] !== undefined) return { written: true, version: Number(updated.rows[0].version) };
+    if (options.expectedVersion === 0 && token === null) {
+      const inserted = await this.#pool.query<{ version: string }>(
+        `INSERT INTO ${this.#table} (id, version, payload, expires_at) VALUES ($1, 1, $2::jsonb, clock_timestamp() + $3::bigint * interval '1 millisecond')
+         ON CONFLICT (id) DO NOTHING RETURNING version`,
+        [id, payload, ttl],
+      );
+      if (inserted.rows[0] !== undefined) return { written: true, version: 1 };
+    }
+    const { rows } = await this.#pool.query<{ version: string; leased: boolean; mine: boolean }>(
+      `SELECT version, coalesce(lease_until > clock_timestamp(), false) AS leased, coalesce(lease_token = $2::text, false) AS mine FROM ${this.#table} WHERE id = $1`,
+      [id, token],
+    );
+    const row = rows[0];
+    const storedVersion = row === undefined ? 0 : Number(row.version);
+    if (token !== null && !(row?.leased && row.mine)) return { written: false, reason: 'lease', storedVersion };
+    if (token === null && row?.leased) return { written: false, reason: 'busy', storedVersion };
+    return { written: false, reason: 'version', storedVersion };
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.#query(`WITH gone AS (DELETE FROM ${this.#table} WHERE id = $1 RETURNING id) SELECT pg_notify($2, id) FROM gone`, [id, this.#channel]);
+  }
+
+  async acquire(id: string, token: string, leaseMs: number): Promise<LeaseOutcome> {
+    const { rows } = await this.#query<{ mine: boolean; retry_ms: string | null }>(
+      `WITH taken AS (
+         INSERT INTO ${this.#table} AS t (id, lease_token, lease_until) VALUES ($1, $2, clock_timestamp() + $3::bigint * interval '1 millisecond')
+         ON CONFLICT (id) DO UPDATE SET lease_token = EXCLUDED.lease_token, lease_until = EXCLUDED.lease_until
+         WHERE t.lease_until IS NULL OR t.lease_until <= clock_timestamp()
+         RETURNING true AS mine
+       )
+       SELECT true AS mine, NULL AS retry_ms FROM taken
+       UNION ALL
+       SELECT false, ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::text FROM ${this.#table} WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM taken)`,
+      [id, token, leaseMs],
+    );
+    const row = rows[0];
+    if (row?.mine) return { acquired: true };
+    return { acquired: false, retryInMs: Math.max(1, Number(row?.retry_ms ?? 1)) };
+  }
+
+  async renew(id: string, token: string, leaseMs: number): Promise<boolean> {
+    const { rowCount } = await this.#query(
+      `UPDATE ${this.#table} SET lease_until = clock_timestamp() + $3::bigint * interval '1 millisecond' WHERE id = $1 AND lease_token = $2`,
+      [id, token, leaseMs],
+    );
+    return rowCount === 1;
+  }
+
+  async release(id: string, token: string): Promise<void> {
+    await this.#query(
+      `WITH freed AS (UPDATE ${this.#table} SET lease_token = NULL, lease_until = NULL WHERE id = $1 AND lease_token = $2 RETURNING id)
+       SELECT pg_notify($3, id) FROM freed`,
+      [id, token, this.#channel],
+    );
+  }
+
+  /** One connection per store listens on the table's channel and wakes the waiters of the id each notice names. */
+  async watch(id: string): Promise<ReleaseWatcher> {
+    this.#listener ??= this.#listen().catch((error: unknown) => {
+      this.#listener = undefined;
+      throw error;
+    });
+    await this.#listener;
+    let released = false;
+    let wake: (() => void) | undefined;
+    const onRelease = () => {
+      released = true;
+      wake?.();
+    };
+    let waiters = this.#waiters.get(id);
+    if (waiters === undefined) this.#waiters.set(id, (waiters = new Set()));
+    waiters.add(onRelease);
+    return {
+      wait: async (timeoutMs) => {
+        if (!released) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, timeoutMs);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+        released = false;
+        wake = undefined;
+      },
+      close: () => {
+        waiters.delete(onRelease);
+        if (waiters.size === 0) this.#waiters.delete(id);
+      },
+    };
+  }
+
+  async #listen(): Promise<pg.PoolClient> {
+    const client = await this.#pool.connect();
+    client.on('notification', (message) => {
+      if (message.channel !== this.#channel || message.payload === undefined) return;
+      for (const waiter of this.#waiters.get(message.payload) ?? []) waiter();
+    });
+    client.on('error', () => {
+      // The connection dropped: wake everyone (they retry, and fall back on their timers) and listen again next time.
+      this.#listener = undefined;
+      for (const waiters of this.#waiters.values()) for (const waiter of waiters) waiter();
+    });
+    await client.query(`LISTEN "${this.#channel}"`);
+    return client;
+  }
+
+  async close(): Promise<void> {
+    const listener = await this.#listener?.catch(() => undefined);
+    listener?.release(true);
+    this.#listener = undefined;
+    if (this.#ownsPool) await this.#pool.end();
+  }
+}

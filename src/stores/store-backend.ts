@@ -1,0 +1,51 @@
+import type { SessionJSON } from '../session.js';
+
+/** A stored session as a backend reads it: its JSON (absent when never saved or expired) and version. */
+export interface StoredSession {
+  readonly json: SessionJSON | undefined;
+  /** `0` when the session was never saved. */
+  readonly version: number;
+}
+
+/** What a backend's conditional write did. */
+export type WriteOutcome =
+  | { readonly written: true; readonly version: number }
+  /** `lease`: the write carried a lease token the store no longer holds. `busy`: a write without one while a turn holds the lease. `version`: the stored version was not the expected one. */
+  | { readonly written: false; readonly reason: 'lease' | 'busy' | 'version'; readonly storedVersion: number };
+
+/** A lease attempt: taken, or held by someone else for about `retryInMs` more. */
+export type LeaseOutcome = { readonly acquired: true } | { readonly acquired: false; readonly retryInMs: number };
+
+/** Wakes a waiter when a session's lease is released, so it need not poll. */
+export interface ReleaseWatcher {
+  /** Resolves when the lease was released since the last call (or is released now), or after `timeoutMs`. */
+  wait(timeoutMs: number): Promise<void>;
+  close(): void;
+}
+
+/**
+ * The primitives one storage system provides; `createSessionStore` builds the
+ * {@link SessionStore} contract (waiting, renewal, saving, errors) on top of them, so every
+ * store behaves the same. Each method does one atomic step in the storage system.
+ */
+export interface SessionStoreBackend {
+  /** The store as messages name it, e.g. `the Redis session store at redis://127.0.0.1:6379 (prefix "toolbelt:")`. */
+  readonly description: string;
+  read(id: string): Promise<StoredSession>;
+  /**
+   * Writes `json` as version `expectedVersion + 1` if the stored version is `expectedVersion`
+   * and, with `leaseToken`, that lease is still held (without one, when no lease is held).
+   * `ttlMs` undefined: no expiry.
+   */
+  write(id: string, json: SessionJSON, options: { readonly expectedVersion: number; readonly leaseToken: string | undefined; readonly ttlMs: number | undefined }): Promise<WriteOutcome>;
+  remove(id: string): Promise<void>;
+  /** Takes the lease with `token` for `leaseMs` when nobody holds it or the holder's lease has expired. */
+  acquire(id: string, token: string, leaseMs: number): Promise<LeaseOutcome>;
+  /** Extends the lease held with `token`; false when it is no longer held with that token. */
+  renew(id: string, token: string, leaseMs: number): Promise<boolean>;
+  /** Releases the lease if it is still held with `token`. */
+  release(id: string, token: string): Promise<void>;
+  /** Optional: notifications of released leases (Postgres LISTEN/NOTIFY); without it waiters poll. */
+  watch?(id: string): Promise<ReleaseWatcher>;
+  close(): Promise<void>;
+}
