@@ -20,6 +20,7 @@ import { ToolbeltStructuredTool } from './structured-tool.js';
 
 export { MIDDLEWARE_NAME } from './middleware.js';
 export { batchedApprovalText, batchedQuestionText } from './run-call.js';
+export type { ToolProgressChunk } from './run-call.js';
 export { ToolbeltStructuredTool } from './structured-tool.js';
 export { langchainVision } from './vision.js';
 export type { ApprovalInterrupt, ApprovalResume, InterruptedToolCall, QuestionInterrupt } from './interrupts.js';

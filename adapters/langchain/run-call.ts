@@ -9,9 +9,11 @@ import {
   type ApprovalMode,
   type ApprovalOverrides,
   type ApproveFunction,
+  type ProgressListener,
   type RunToolResult,
   type Session,
   type ToolDefinition,
+  type ToolProgress,
 } from '../../src/index.js';
 import { canPause, CANNOT_PAUSE, pauseForAnswer, type InterruptedToolCall } from './interrupts.js';
 
@@ -51,6 +53,7 @@ async function runQueuedCall(tool: ToolDefinition<any>, call: LangChainCall, set
     mode: settings.mode,
     needsApproval: settings.needsApproval,
     queued: true,
+    onProgress: progressWriter(call.config),
   };
   let prepared;
   try {
@@ -83,6 +86,21 @@ async function runQueuedCall(tool: ToolDefinition<any>, call: LangChainCall, set
   }
   if (!isApprovalDecision(decision)) return { text: unknownDecisionText(tool.name, decision), isError: true };
   return runTool(tool, call.args, { ...options, approve: () => decision });
+}
+
+/** What a toolbelt tool writes to LangGraph's custom stream (`streamMode: 'custom'`) while it runs. */
+export type ToolProgressChunk = { readonly type: 'tool_progress' } & ToolProgress;
+
+/**
+ * The run's LangGraph stream writer as a progress listener: each event becomes a
+ * {@link ToolProgressChunk} in `streamMode: 'custom'`. Nothing when the run has no writer
+ * (a plain `invoke` outside a graph, or a graph not streaming custom events).
+ */
+function progressWriter(config: RunnableConfig | undefined): ProgressListener | undefined {
+  const withWriter = config as (RunnableConfig & { writer?: unknown; configurable?: { writer?: unknown } }) | undefined;
+  const writer = withWriter?.writer ?? withWriter?.configurable?.writer;
+  if (typeof writer !== 'function') return undefined;
+  return (progress) => writer({ type: 'tool_progress', ...progress } satisfies ToolProgressChunk);
 }
 
 /** True for the answers an approval interrupt may be resumed with. */
