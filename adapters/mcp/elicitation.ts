@@ -1,8 +1,10 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, type ElicitRequestFormParams, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/index.js';
+import { isLegacyProtocol } from './json-schema.js';
 
 type RequestedSchema = ElicitRequestFormParams['requestedSchema'];
+type FieldSchema = RequestedSchema['properties'][string];
 
 /** How long a form waits for the user before the call is treated as unanswered: 10 minutes. */
 export const DEFAULT_ELICITATION_TIMEOUT_MS = 10 * 60 * 1000;
@@ -25,13 +27,39 @@ export function canElicit(server: Server): boolean {
   return elicitation.form !== undefined || elicitation.url === undefined;
 }
 
+/** One choice of a form: the value the client sends back and the words the user sees. */
+interface Choice {
+  readonly value: string;
+  readonly title: string;
+}
+
+/**
+ * A single choice as a form field: titled `oneOf` options (MCP 2025-11-25), or for clients
+ * of an older protocol version the legacy `enum` with `enumNames`.
+ */
+function singleChoice(field: { title: string; description?: string }, choices: readonly Choice[], protocolVersion: string): FieldSchema {
+  const values = choices.map((choice) => choice.value);
+  return isLegacyProtocol(protocolVersion)
+    ? { type: 'string', ...field, enum: values, enumNames: choices.map((choice) => choice.title) }
+    : { type: 'string', ...field, oneOf: choices.map((choice) => ({ const: choice.value, title: choice.title })) };
+}
+
 /**
  * Asks the user through the client whether a call may run. Declining, dismissing or not
  * answering the form in time is a denial; "always" is offered only when the call can be remembered.
  */
-export async function elicitApproval(server: Server, request: ApprovalRequest, signal: AbortSignal, timeoutMs: number): Promise<ApprovalDecision> {
-  const choices = request.canAlwaysApprove ? ['approve', 'always', 'deny'] : ['approve', 'deny'];
-  const names = request.canAlwaysApprove ? ['Allow once', `Always allow ${request.toolName} calls like this`, 'Deny'] : ['Allow once', 'Deny'];
+export async function elicitApproval(
+  server: Server,
+  request: ApprovalRequest,
+  signal: AbortSignal,
+  timeoutMs: number,
+  protocolVersion: string,
+): Promise<ApprovalDecision> {
+  const choices: Choice[] = [
+    { value: 'approve', title: 'Allow once' },
+    ...(request.canAlwaysApprove ? [{ value: 'always', title: `Always allow ${request.toolName} calls like this` }] : []),
+    { value: 'deny', title: 'Deny' },
+  ];
   const result = await elicit(
     server,
     {
@@ -40,7 +68,7 @@ export async function elicitApproval(server: Server, request: ApprovalRequest, s
       requestedSchema: {
         type: 'object',
         properties: {
-          decision: { type: 'string', title: 'Decision', enum: choices, enumNames: names },
+          decision: singleChoice({ title: 'Decision' }, choices, protocolVersion),
           reason: { type: 'string', title: 'Reason', description: 'Optional; the agent reads it when you deny.' },
         },
         required: ['decision'],
@@ -63,40 +91,53 @@ interface Question {
   readonly multi_select?: boolean;
 }
 
+/** An option as the user sees it: its label, then its description when it has one. */
+function optionChoices(question: Question): Choice[] {
+  return question.options.map((option) => ({ value: option.label, title: option.description ? `${option.label}: ${option.description}` : option.label }));
+}
+
 /**
  * Shows `ask_user_question`'s questions as one form and returns the client's answer in the
  * shape the tool's `answeredByClient.toResult` reads (`{ answers: [{ selected }] }`), or
- * `undefined` when the user dismissed the form.
+ * `undefined` when the user dismissed the form. A multiple choice is an array of titled
+ * options; forms before 2025-11-25 had no arrays, so those clients get one checkbox per option.
  */
 export async function elicitAnswers(
   server: Server,
   input: Record<string, unknown>,
   signal: AbortSignal,
   timeoutMs: number,
+  protocolVersion: string,
 ): Promise<{ answers: Array<{ selected: string[] }> } | undefined> {
   const questions = input.questions as readonly Question[];
+  const legacy = isLegacyProtocol(protocolVersion);
   const properties: RequestedSchema['properties'] = {};
   questions.forEach((question, index) => {
-    const labels = question.options.map((option) => option.label);
-    const title = question.header ?? `Question ${index + 1}`;
-    properties[`q${index + 1}`] = question.multi_select
-      ? { type: 'array', title, description: question.question, items: { type: 'string', enum: labels } }
-      : { type: 'string', title, description: question.question, enum: labels };
+    const field = { title: question.header ?? `Question ${index + 1}`, description: question.question };
+    const choices = optionChoices(question);
+    if (!question.multi_select) properties[`q${index + 1}`] = singleChoice(field, choices, protocolVersion);
+    else if (!legacy) properties[`q${index + 1}`] = { type: 'array', ...field, items: { anyOf: choices.map((choice) => ({ const: choice.value, title: choice.title })) } };
+    else {
+      choices.forEach((choice, option) => {
+        properties[`q${index + 1}_${option + 1}`] = { type: 'boolean', title: `${field.title}: ${choice.title}`, description: question.question, default: false };
+      });
+    }
   });
+  const required = Object.entries(properties).filter(([, field]) => field.type !== 'boolean').map(([key]) => key);
   const result = await elicit(
     server,
-    {
-      mode: 'form',
-      message: questions.map((question) => question.question).join('\n'),
-      requestedSchema: { type: 'object', properties, required: Object.keys(properties) },
-    },
+    { mode: 'form', message: questions.map((question) => question.question).join('\n'), requestedSchema: { type: 'object', properties, required } },
     signal,
     timeoutMs,
   );
   if (result.action !== 'accept') return undefined;
+  const content = result.content ?? {};
   return {
-    answers: questions.map((_question, index) => {
-      const value = result.content?.[`q${index + 1}`];
+    answers: questions.map((question, index) => {
+      if (question.multi_select && legacy) {
+        return { selected: question.options.filter((_option, option) => content[`q${index + 1}_${option + 1}`] === true).map((option) => option.label) };
+      }
+      const value = content[`q${index + 1}`];
       return { selected: Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)] };
     }),
   };

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema, ToolListChangedNotificationSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSession, defineTool, denialText, ToolError, type ToolCollection } from '../../src/index.js';
@@ -52,19 +52,32 @@ afterEach(async () => {
   written.length = 0;
 });
 
-async function connect(options: McpServerOptions = {}, elicit?: (request: { params: any }) => ElicitResult | Promise<ElicitResult>) {
-  const server = createMcpServer([collection], { name: 'test-server', version: '1.2.3', ...options });
+async function connect(
+  options: McpServerOptions = {},
+  elicit?: (request: { params: any }) => ElicitResult | Promise<ElicitResult>,
+  protocolVersion?: string,
+  collections: ToolCollection[] = [collection],
+) {
+  const server = createMcpServer(collections, { name: 'test-server', version: '1.2.3', ...options });
   const client = new Client({ name: 'test-client', version: '1.0.0' }, elicit ? { capabilities: { elicitation: {} } } : {});
   const elicited: any[] = [];
   if (elicit) {
     client.setRequestHandler(ElicitRequestSchema, (request) => (elicited.push(request.params), elicit(request)));
   }
-  const listChanged = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  if (protocolVersion !== undefined) {
+    // The SDK's client always offers the latest version; an older client is imitated by
+    // rewriting its offer, which the server then accepts.
+    const send = clientTransport.send.bind(clientTransport);
+    clientTransport.send = (message, options) => {
+      if ('method' in message && message.method === 'initialize') message = { ...message, params: { ...message.params, protocolVersion } };
+      return send(message, options);
+    };
+  }
   await server.connect(serverTransport);
   await client.connect(clientTransport);
   clients.push(client);
-  return { client, elicited, listChanged };
+  return { client, elicited };
 }
 
 const text = (result: any) => result.content.map((part: { text?: string }) => part.text ?? '').join('');
@@ -77,13 +90,69 @@ describe('createMcpServer', () => {
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(Object.keys(byName)).toEqual(['look', 'save', 'remove', 'run', 'gh_list_issues', 'plan_tasks', 'picture']);
-    expect(byName.look.inputSchema).toMatchObject({ type: 'object', properties: { at: { type: 'string', description: 'Where' } }, required: ['at'] });
-    expect(byName.look.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
-    expect(byName.save.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
-    expect(byName.remove.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
-    expect(byName.run.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, openWorldHint: true });
-    expect(byName.gh_list_issues.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: true });
-    expect(byName.plan_tasks.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    expect(byName.look.inputSchema).toEqual({
+      type: 'object', properties: { at: { type: 'string', description: 'Where' } }, required: ['at'],
+    });
+    expect(byName.look.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    expect(byName.save.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+    expect(byName.remove.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
+    expect(byName.run.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
+    expect(byName.plan_tasks.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+  });
+
+  it('lists the tools in the order of the collections, the same on every server and every call', async () => {
+    const first = await connect();
+    const second = await connect({}, () => ({ action: 'cancel' }));
+    const names = (await first.client.listTools()).tools.map((tool) => tool.name);
+    expect((await first.client.listTools()).tools.map((tool) => tool.name)).toEqual(names);
+    expect((await second.client.listTools()).tools.map((tool) => tool.name)).toEqual([...names, 'ask_user_question']);
+  });
+
+  it('sends schemas without a $schema, in draft-07 form to clients of protocol versions before 2025-11-25', async () => {
+    const tuple: ToolCollection = {
+      name: 'tuple',
+      tools: [defineTool({ name: 'span', description: 'Spans.', kind: 'read', input: z.object({ range: z.tuple([z.number(), z.number()]) }), execute: () => 'ok' })],
+    };
+    const current = await connect({}, undefined, undefined, [tuple]);
+    const legacy = await connect({}, undefined, '2025-06-18', [tuple]);
+    const [currentTool] = (await current.client.listTools()).tools;
+    const [legacyTool] = (await legacy.client.listTools()).tools;
+    expect(currentTool.inputSchema).not.toHaveProperty('$schema');
+    expect(currentTool.inputSchema.properties?.range).toMatchObject({ prefixItems: [{ type: 'number' }, { type: 'number' }] });
+    expect(legacyTool.inputSchema).not.toHaveProperty('$schema');
+    expect(legacyTool.inputSchema.properties?.range).toMatchObject({ items: [{ type: 'number' }, { type: 'number' }] });
+  });
+
+  it('sends structuredContent and an outputSchema for a tool that declares its output', async () => {
+    const shaped: ToolCollection = {
+      name: 'shaped',
+      tools: [
+        defineTool({
+          name: 'count', description: 'Counts.', kind: 'read', input: z.object({ bad: z.boolean().optional() }),
+          output: z.object({ count: z.number().describe('How many'), note: z.string().optional() }),
+          execute: ({ bad }) => (bad ? { text: 'counted', data: { count: 'three' } } : { text: 'counted 3', data: { count: 3, extra: true } }),
+        }),
+        defineTool({
+          name: 'fail', description: 'Fails.', kind: 'read', input: z.object({}), output: z.object({ count: z.number() }),
+          execute: () => { throw new ToolError('Nothing to count.'); },
+        }),
+      ],
+    };
+    const { client } = await connect({}, undefined, undefined, [shaped]);
+    const { tools } = await client.listTools();
+    expect(tools[0].outputSchema).toEqual({
+      type: 'object', properties: { count: { type: 'number', description: 'How many' }, note: { type: 'string' } }, required: ['count'], additionalProperties: false,
+    });
+    expect(await client.callTool({ name: 'count', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'counted 3' }], structuredContent: { count: 3 } });
+    expect(await client.callTool({ name: 'fail', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'Nothing to count.' }], isError: true });
+    const wrong = await client.callTool({ name: 'count', arguments: { bad: true } });
+    expect(wrong).toMatchObject({ isError: true, content: [{ type: 'text', text: 'counted' }, { type: 'text', text: expect.stringContaining('count ran, but its structured result does not match its output schema (count: ') }] });
+    expect(wrong).not.toHaveProperty('structuredContent');
+  });
+
+  it('answers a call of an unknown tool with an error that lists the tools', async () => {
+    const { client } = await connect();
+    await expect(client.callTool({ name: 'ask_user_question', arguments: {} })).rejects.toThrow('Unknown tool `ask_user_question`. The tools are look, save, remove, run, gh_list_issues, plan_tasks, picture.');
   });
 
   it('returns text, images and isError', async () => {
@@ -95,7 +164,7 @@ describe('createMcpServer', () => {
     expect(await client.callTool({ name: 'run', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'Command failed: exit 1.' }], isError: true });
     const bad = await client.callTool({ name: 'look', arguments: { at: 3 } });
     expect(bad.isError).toBe(true);
-    expect(text(bad)).toContain('Invalid arguments for tool look');
+    expect(text(bad)).toBe('Invalid arguments for look: `at`: Invalid input: expected string, received number. Fix the arguments and call look again.');
   });
 
   it('refuses calls needing approval when the client cannot ask, saying how to allow them', async () => {
@@ -106,6 +175,27 @@ describe('createMcpServer', () => {
       isError: true,
     });
     expect(written).toEqual([]);
+  });
+
+  it('asks an approvalHint function what would allow the refused call', async () => {
+    const seen: unknown[] = [];
+    const { client } = await connect({ approvalHint: ({ tool, input }) => (seen.push([tool.name, input]), `Allow ${tool.kind} tools.`) });
+    expect(text(await client.callTool({ name: 'save', arguments: { text: 'a' } }))).toMatch(/so it was not run\. Tell the user what you wanted to do\. Allow edit tools\.$/);
+    expect(seen).toEqual([['save', { text: 'a' }]]);
+  });
+
+  it('asks before every change with askForChanges, and only with mode ask', async () => {
+    const { client, elicited } = await connect({ askForChanges: true }, () => ({ action: 'accept', content: { decision: 'approve' } }));
+    expect(text(await client.callTool({ name: 'remove', arguments: {} }))).toBe('gone');
+    expect(text(await client.callTool({ name: 'look', arguments: { at: 'x' } }))).toBe('saw x');
+    expect(text(await client.callTool({ name: 'plan_tasks', arguments: {} }))).toBe('planned');
+    expect(elicited.map((params) => params.message)).toEqual(['The agent wants to run remove:\nremove {}']);
+    const refused = await connect({ askForChanges: true, needsApproval: { run: false } });
+    expect(text(await refused.client.callTool({ name: 'remove', arguments: {} }))).toMatch(/^remove needs the user's approval/);
+    expect(text(await refused.client.callTool({ name: 'run', arguments: {} }))).toBe('Command failed: exit 1.');
+    expect(() => createMcpServer([collection], { askForChanges: true, mode: 'accept-edits' })).toThrow(
+      'The `askForChanges` option asks before every change, which mode `accept-edits` decides otherwise; use it with mode `ask` or drop it.',
+    );
   });
 
   it('uses the host policy without elicitation: a mode or onApproval', async () => {
@@ -126,10 +216,20 @@ describe('createMcpServer', () => {
     const session = createSession();
     const { client, elicited } = await connect({ session }, () => answers.shift()!);
     expect(text(await client.callTool({ name: 'save', arguments: { text: 'one' } }))).toBe('saved one');
-    expect(elicited[0]).toMatchObject({
+    expect(elicited[0]).toEqual({
       mode: 'form',
       message: 'The agent wants to run save:\nsave {"text":"one"}',
-      requestedSchema: { properties: { decision: { enum: ['approve', 'always', 'deny'] } }, required: ['decision'] },
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          decision: {
+            type: 'string', title: 'Decision',
+            oneOf: [{ const: 'approve', title: 'Allow once' }, { const: 'always', title: 'Always allow save calls like this' }, { const: 'deny', title: 'Deny' }],
+          },
+          reason: { type: 'string', title: 'Reason', description: 'Optional; the agent reads it when you deny.' },
+        },
+        required: ['decision'],
+      },
     });
     expect(text(await client.callTool({ name: 'save', arguments: { text: 'two' } }))).toBe(denialText('save', 'not that'));
     expect(text(await client.callTool({ name: 'save', arguments: { text: 'three' } }))).toBe(denialText('save'));
@@ -140,27 +240,45 @@ describe('createMcpServer', () => {
     expect(session.approvals).toEqual(['save']);
   });
 
-  it('offers ask_user_question only to clients with elicitation, and shows its questions as a form', async () => {
-    const { client, elicited, listChanged } = await connect({}, () => ({ action: 'accept', content: { q1: 'Spaces', q2: ['Lint', 'Test'] } }));
-    await listChanged;
+  const questions = [
+    { question: 'Tabs or spaces?', header: 'Indent', options: [{ label: 'Tabs', description: 'One tab per level' }, { label: 'Spaces' }] },
+    { question: 'Which checks?', header: 'Checks', options: [{ label: 'Lint' }, { label: 'Test', description: 'The unit tests' }], multi_select: true },
+  ];
+
+  it('offers ask_user_question only to clients with elicitation, and shows its questions as a form with titled options', async () => {
+    const { client, elicited } = await connect({}, () => ({ action: 'accept', content: { q1: 'Spaces', q2: ['Lint', 'Test'] } }));
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('ask_user_question');
-    const result = await client.callTool({
-      name: 'ask_user_question',
-      arguments: {
-        questions: [
-          { question: 'Tabs or spaces?', header: 'Indent', options: [{ label: 'Tabs' }, { label: 'Spaces' }] },
-          { question: 'Which checks?', header: 'Checks', options: [{ label: 'Lint' }, { label: 'Test' }], multi_select: true },
-        ],
-      },
-    });
+    const result = await client.callTool({ name: 'ask_user_question', arguments: { questions } });
     expect(text(result)).toBe('Tabs or spaces? Spaces\nWhich checks? Lint + Test');
     expect(elicited[0].requestedSchema).toEqual({
       type: 'object',
       properties: {
-        q1: { type: 'string', title: 'Indent', description: 'Tabs or spaces?', enum: ['Tabs', 'Spaces'] },
-        q2: { type: 'array', title: 'Checks', description: 'Which checks?', items: { type: 'string', enum: ['Lint', 'Test'] } },
+        q1: { type: 'string', title: 'Indent', description: 'Tabs or spaces?', oneOf: [{ const: 'Tabs', title: 'Tabs: One tab per level' }, { const: 'Spaces', title: 'Spaces' }] },
+        q2: { type: 'array', title: 'Checks', description: 'Which checks?', items: { anyOf: [{ const: 'Lint', title: 'Lint' }, { const: 'Test', title: 'Test: The unit tests' }] } },
       },
       required: ['q1', 'q2'],
+    });
+  });
+
+  it('falls back to enumNames and one checkbox per option for clients of a protocol version before 2025-11-25', async () => {
+    const answers: ElicitResult[] = [
+      { action: 'accept', content: { decision: 'approve' } },
+      { action: 'accept', content: { q1: 'Tabs', q2_1: false, q2_2: true } },
+    ];
+    const { client, elicited } = await connect({}, () => answers.shift()!, '2025-06-18');
+    expect(text(await client.callTool({ name: 'save', arguments: { text: 'old' } }))).toBe('saved old');
+    expect(elicited[0].requestedSchema.properties.decision).toEqual({
+      type: 'string', title: 'Decision', enum: ['approve', 'always', 'deny'], enumNames: ['Allow once', 'Always allow save calls like this', 'Deny'],
+    });
+    expect(text(await client.callTool({ name: 'ask_user_question', arguments: { questions } }))).toBe('Tabs or spaces? Tabs\nWhich checks? Test');
+    expect(elicited[1].requestedSchema).toEqual({
+      type: 'object',
+      properties: {
+        q1: { type: 'string', title: 'Indent', description: 'Tabs or spaces?', enum: ['Tabs', 'Spaces'], enumNames: ['Tabs: One tab per level', 'Spaces'] },
+        q2_1: { type: 'boolean', title: 'Checks: Lint', description: 'Which checks?', default: false },
+        q2_2: { type: 'boolean', title: 'Checks: Test: The unit tests', description: 'Which checks?', default: false },
+      },
+      required: ['q1'],
     });
   });
 

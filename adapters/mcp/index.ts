@@ -1,6 +1,16 @@
 /** @module agent-toolbelt/mcp: serve collections to any MCP client (Claude Desktop, Cursor, IDEs, other agents). */
-import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type InitializeRequest,
+  type InitializeResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import {
   assertApprovalMode,
   assertApprovalOverrides,
@@ -21,8 +31,16 @@ import {
   type ToolDefinition,
   type ToolResult,
 } from '../../src/index.js';
-import { toolAnnotations } from './annotations.js';
+import { effectiveOverrides } from './approval-policy.js';
 import { canElicit, DEFAULT_ELICITATION_TIMEOUT_MS, elicitAnswers, elicitApproval } from './elicitation.js';
+import { toCallToolResult, ToolListing } from './tool-listing.js';
+
+/** A call the client could not be asked about, for {@link McpServerOptions.approvalHint}. */
+export interface RefusedCall {
+  readonly tool: ToolDefinition<any>;
+  /** The parsed input. */
+  readonly input: Record<string, unknown>;
+}
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -42,16 +60,22 @@ export interface McpServerOptions {
   readonly onApproval?: ApproveFunction;
   /** @default 'ask' */
   readonly mode?: ApprovalMode;
+  /**
+   * Ask before every change: each tool that edits, creates, moves or deletes files or runs
+   * a command needs approval, on top of the tools that ask anyway. Only with mode `ask`.
+   * @default false
+   */
+  readonly askForChanges?: boolean;
   /** Tools that may run as background jobs (`['run_shell']`): adds `run_in_background` and the job tools. */
   readonly background?: readonly string[];
-  /** Per-tool overrides of the approval default, by tool name. */
+  /** Per-tool overrides of the approval default, by tool name; they win over `askForChanges`. */
   readonly needsApproval?: ApprovalOverrides;
   /**
-   * What the model is told, after the refusal, about how the user can allow calls that
-   * need approval.
+   * What the model is told, after the refusal, about how the user can allow a call that
+   * needs approval: a sentence, or a function of the call that names what would allow it.
    * @default 'The user can allow such calls in the server configuration (an approval mode or a per-tool override), or use an MCP client that supports elicitation.'
    */
-  readonly approvalHint?: string;
+  readonly approvalHint?: string | ((call: RefusedCall) => string | Promise<string>);
   /**
    * How long an elicitation form (an approval, a question) waits for the user. An approval
    * left unanswered is a denial; a question left unanswered is reported as dismissed.
@@ -64,12 +88,15 @@ const DEFAULT_APPROVAL_HINT =
   'The user can allow such calls in the server configuration (an approval mode or a per-tool override), or use an MCP client that supports elicitation.';
 
 /**
- * An MCP server offering every tool of the collections, with its schema and hints
- * (`readOnlyHint`, `destructiveHint`, `openWorldHint`). Calls go through the core's
- * `runTool`; failures come back as `isError` results. A call that needs approval is put to
- * the user through MCP elicitation when the client supports it, else to `onApproval`, else
- * refused with a message saying how to allow it. `ask_user_question` is offered only to
- * clients that support elicitation. Connect it to a transport: `await server.connect(new StdioServerTransport())`.
+ * An MCP server offering every tool of the collections, in their order, with JSON Schemas
+ * in the dialect of the negotiated protocol version, output schemas where a tool declares
+ * one, and every hint stated. Calls go through the core's `runTool`; failures come back as
+ * `isError` results. A call that needs approval is put to the user through MCP elicitation
+ * when the client supports it, else to `onApproval`, else refused with a message saying how
+ * to allow it. `ask_user_question` is offered only to clients that support elicitation.
+ * Connect it to a transport: `await server.connect(new StdioServerTransport())`; for HTTP,
+ * see {@link createMcpHttpHandler}. Add resources and prompts to it as to any `McpServer`;
+ * tools come from the collections (put your own in a collection).
  *
  * @example
  * const server = createMcpServer([createFileTools({ workspace })], { name: 'my-tools', version: '1.0.0' });
@@ -82,6 +109,7 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
   const served = options.background === undefined ? collections : withBackground(collections, { tools: options.background });
   const tools = collectTools(served);
   assertApprovalOverrides(options.needsApproval, tools.keys());
+  const needsApproval = effectiveOverrides(tools.values(), options.askForChanges ?? false, options.needsApproval);
   // MCP has no per-turn context, so the jobs collection's notices (a job finished) ride on the
   // next tool result: the model was told it would hear when a job ends.
   const jobs = served.length > collections.length ? served.slice(collections.length) : [];
@@ -90,80 +118,82 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
     { name: options.name ?? 'agent-toolbelt', version: options.version ?? '0.0.0' },
     instructions === '' ? {} : { instructions },
   );
+  const protocol = server.server;
+  const listing = new ToolListing();
+  let protocolVersion: string = LATEST_PROTOCOL_VERSION;
 
-  const clientAnswered: RegisteredTool[] = [];
-  for (const tool of tools.values()) {
-    const registered = server.registerTool(
-      tool.name,
-      { description: tool.description, inputSchema: tool.input, annotations: toolAnnotations(tool) },
-      async (input: Record<string, unknown>, extra: { signal: AbortSignal; requestId: string | number }) => {
-        const result = toCallToolResult(await callTool(tool, input, extra.signal, String(extra.requestId)));
-        const notice = jobs.length === 0 ? undefined : await collectContext(jobs, session);
-        return notice === undefined ? result : { ...result, content: [...result.content, { type: 'text' as const, text: notice }] };
-      },
-    );
-    if (tool.answeredByClient !== undefined) clientAnswered.push(registered);
+  // The SDK keeps the negotiated version to itself; schemas and forms depend on it, so its
+  // initialize handler is wrapped to learn it (clients that never say stay on the latest).
+  const inner = protocol as unknown as { _oninitialize?: (request: InitializeRequest) => Promise<InitializeResult> };
+  if (typeof inner._oninitialize === 'function') {
+    const initialize = inner._oninitialize.bind(protocol);
+    protocol.setRequestHandler(InitializeRequestSchema, async (request) => {
+      const result = await initialize(request);
+      protocolVersion = result.protocolVersion;
+      return result;
+    });
   }
   // Tools the user answers need a form; clients that cannot show one never see them.
-  for (const registered of clientAnswered) registered.disable();
+  const offered = () => [...tools.values()].filter((tool) => tool.answeredByClient === undefined || canElicit(protocol));
+  protocol.registerCapabilities({ tools: {} });
+  protocol.setRequestHandler(ListToolsRequestSchema, () => ({ tools: offered().map((tool) => listing.describe(tool, protocolVersion)) }));
+  protocol.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const tool = offered().find((candidate) => candidate.name === request.params.name);
+    if (tool === undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool \`${request.params.name}\`. The tools are ${offered().map((candidate) => candidate.name).join(', ')}.`);
+    }
+    const result = toCallToolResult(await callTool(tool, request.params.arguments ?? {}, extra.signal, String(extra.requestId)), tool);
+    const notice = jobs.length === 0 ? undefined : await collectContext(jobs, session);
+    return notice === undefined ? result : { ...result, content: [...result.content, { type: 'text', text: notice }] };
+  });
   // A session the host never saw cannot be closed by the host: its jobs end with the connection.
-  if (options.session === undefined) server.server.onclose = () => void session.close();
-  server.server.oninitialized = () => {
-    if (canElicit(server.server)) for (const registered of clientAnswered) registered.enable();
-  };
+  if (options.session === undefined) protocol.onclose = () => void session.close();
 
   async function callTool(tool: ToolDefinition<any>, input: Record<string, unknown>, signal: AbortSignal, toolCallId: string): Promise<ToolResult> {
-    const base = { session, toolCallId, mode: options.mode, needsApproval: options.needsApproval };
-    const elicit = canElicit(server.server);
+    const base = { session, toolCallId, mode: options.mode, needsApproval };
+    const elicit = canElicit(protocol);
     try {
       if (tool.answeredByClient !== undefined) {
-        if (!elicit) {
-          return { text: `${tool.name} needs the MCP client to show the user a form (elicitation), and this client cannot. Ask the user in your reply instead.`, isError: true };
-        }
         const prepared = await prepareToolCall(tool, input, base);
         if (prepared.status === 'done') return prepared.result;
-        const answer = await elicitAnswers(server.server, prepared.input, signal, timeoutMs);
+        const answer = await elicitAnswers(protocol, prepared.input, signal, timeoutMs, protocolVersion);
         if (answer === undefined) {
           return { text: 'The user dismissed the question or did not answer in time. Go on with your best judgement, or ask again in your reply.', isError: true };
         }
         return normalizeOutput(await tool.answeredByClient.toResult(prepared.input, answer));
       }
-      const approve: ApproveFunction | undefined = elicit ? (request) => elicitApproval(server.server, request, signal, timeoutMs) : options.onApproval;
+      const approve: ApproveFunction | undefined = elicit
+        ? (request) => elicitApproval(protocol, request, signal, timeoutMs, protocolVersion)
+        : options.onApproval;
       if (approve === undefined) {
         const prepared = await prepareToolCall(tool, input, base);
         if (prepared.status === 'done') return prepared.result;
-        if (prepared.status === 'needs-approval') return { text: refusalText(tool.name, options.approvalHint ?? DEFAULT_APPROVAL_HINT), isError: true };
+        if (prepared.status === 'needs-approval') return { text: await refusalText(tool, prepared.input), isError: true };
       }
       return await runTool(tool, input, { ...base, signal, approve });
     } catch (error) {
       return errorResult(tool.name, error);
     }
   }
+
+  async function refusalText(tool: ToolDefinition<any>, input: Record<string, unknown>): Promise<string> {
+    const hint = typeof options.approvalHint === 'function' ? await options.approvalHint({ tool, input }) : (options.approvalHint ?? DEFAULT_APPROVAL_HINT);
+    return `${tool.name} needs the user's approval, and this MCP client cannot ask for it (it does not support elicitation), so it was not run. Tell the user what you wanted to do. ${hint}`;
+  }
   return server;
-}
-
-function refusalText(toolName: string, hint: string): string {
-  return `${toolName} needs the user's approval, and this MCP client cannot ask for it (it does not support elicitation), so it was not run. Tell the user what you wanted to do. ${hint}`;
-}
-
-/** A result as MCP content: the text, then any images; `isError` for failures. */
-export function toCallToolResult(result: ToolResult): CallToolResult {
-  return {
-    content: [
-      { type: 'text', text: result.text },
-      ...(result.images ?? []).map((image) => ({ type: 'image' as const, data: image.data, mimeType: image.mediaType })),
-    ],
-    ...(result.isError ? { isError: true } : {}),
-  };
 }
 
 function validateOptions(options: McpServerOptions): void {
   if (typeof options !== 'object' || options === null) throw new TypeError('Expected the options of `createMcpServer` to be an object.');
-  for (const key of ['name', 'version', 'approvalHint'] as const) {
+  for (const key of ['name', 'version'] as const) {
     const value = options[key];
     if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) {
       throw new TypeError(`Expected the \`${key}\` option to be a non-empty string, got \`${String(value)}\` (${typeof value}).`);
     }
+  }
+  const hint = options.approvalHint;
+  if (hint !== undefined && typeof hint !== 'function' && (typeof hint !== 'string' || hint.trim() === '')) {
+    throw new TypeError(`Expected the \`approvalHint\` option to be a non-empty string or a function, got \`${String(hint)}\` (${typeof hint}).`);
   }
   if (options.session !== undefined && !(options.session instanceof Session)) {
     throw new TypeError('Expected the `session` option to be a Session from `createSession()` or `restoreSession()`.');
@@ -179,7 +209,15 @@ function validateOptions(options: McpServerOptions): void {
     throw new TypeError(`Expected the \`background\` option to be an array of tool names, got \`${JSON.stringify(options.background)}\`.`);
   }
   assertApprovalMode(options.mode);
+  const ask = options.askForChanges;
+  if (ask !== undefined && typeof ask !== 'boolean') {
+    throw new TypeError(`Expected the \`askForChanges\` option to be a boolean, got \`${String(ask)}\` (${typeof ask}).`);
+  }
+  if (ask && (options.mode ?? 'ask') !== 'ask') {
+    throw new TypeError(`The \`askForChanges\` option asks before every change, which mode \`${options.mode}\` decides otherwise; use it with mode \`ask\` or drop it.`);
+  }
 }
 
 export { toolAnnotations } from './annotations.js';
 export { DEFAULT_ELICITATION_TIMEOUT_MS } from './elicitation.js';
+export { toCallToolResult } from './tool-listing.js';

@@ -58,6 +58,7 @@ export function createJobTools(options: { maxRuntimeMs: number }): ToolCollectio
     name: 'job_stop',
     description: JOB_STOP_DESCRIPTION,
     kind: 'other',
+    effects: { idempotent: true, openWorld: false },
     input: z.object({ job_id: jobIdField }),
     execute: async ({ job_id }, { session }) => {
       const job = JobRegistry.of(session).get(job_id);

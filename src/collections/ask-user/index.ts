@@ -52,6 +52,7 @@ export function createAskUserTools(options: AskUserToolsOptions = {}): AskUserCo
           name: 'ask_user_question',
           description: ASK_USER_QUESTION_DESCRIPTION,
           kind: 'other',
+          effects: { readOnly: true, openWorld: false },
           input: askUserInput,
           execute: () => ({ text: CANNOT_ASK_TEXT, isError: true }),
           answeredByClient: { toResult: (input, answer) => replyFromClientAnswer(toUserQuestions(input), answer) },
@@ -60,6 +61,7 @@ export function createAskUserTools(options: AskUserToolsOptions = {}): AskUserCo
           name: 'ask_user_question',
           description: ASK_USER_QUESTION_DESCRIPTION,
           kind: 'other',
+          effects: { readOnly: true, openWorld: false },
           input: askUserInput,
           execute: async (input, { signal }) => {
             const questions = toUserQuestions(input);

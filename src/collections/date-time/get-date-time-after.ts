@@ -22,6 +22,7 @@ export function createGetDateTimeAfter(clock: Clock) {
     name: 'get_date_time_after',
     description: GET_DATE_TIME_AFTER_DESCRIPTION,
     kind: 'other',
+    effects: { readOnly: true, openWorld: false },
     input: z.object({
       from: dateTimeField('Where to start', 'now').optional(),
       days: z.number().int().min(-MAX_DAYS).max(MAX_DAYS).optional().describe('Calendar days to add (negative goes back); keeps the wall-clock time; default 0'),

@@ -13,6 +13,7 @@ export function createGetDayOfWeek(clock: Clock) {
     name: 'get_day_of_week',
     description: GET_DAY_OF_WEEK_DESCRIPTION,
     kind: 'other',
+    effects: { readOnly: true, openWorld: false },
     input: z.object({
       date: dateField('The date'),
       time_zone: timeZoneField(clock.timeZone),

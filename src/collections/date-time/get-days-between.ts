@@ -12,6 +12,7 @@ export function createGetDaysBetween(clock: Clock) {
     name: 'get_days_between',
     description: GET_DAYS_BETWEEN_DESCRIPTION,
     kind: 'other',
+    effects: { readOnly: true, openWorld: false },
     input: z.object({
       from: dateField('The first date'),
       to: dateField('The second date'),

@@ -21,6 +21,7 @@ export function createCreateFileTool(context: WriteToolsContext) {
     name: 'create_file',
     description: CREATE_FILE_DESCRIPTION,
     kind: 'edit',
+    effects: { destructive: false, idempotent: true },
     input: createFileInput,
     describeCall: (input) => `Create ${input.path} (${describeSize(input.content)})`,
     checkPolicy: writePolicy(workspace, (input: z.output<typeof createFileInput>) => [{ path: input.path, followFinalLink: false }]),

@@ -20,6 +20,7 @@ export function createMoveFileTool(context: WriteToolsContext) {
     name: 'move_file',
     description: MOVE_FILE_DESCRIPTION,
     kind: 'move',
+    effects: { destructive: false, idempotent: true },
     input: moveFileInput,
     describeCall: (input) => `Move ${input.source} to ${input.destination}`,
     checkPolicy: writePolicy(workspace, (input: z.output<typeof moveFileInput>) => [

@@ -28,6 +28,7 @@ export function createWriteFileTool(context: WriteToolsContext) {
     name: 'write_file',
     description: WRITE_FILE_DESCRIPTION,
     kind: 'edit',
+    effects: { idempotent: true },
     input: writeFileInput,
     needsApproval: true,
     checkPolicy: writePolicy(workspace, (input: z.output<typeof writeFileInput>) => [

@@ -23,6 +23,7 @@ export function createGitHubWriteTools(options: ResolvedGitHubToolsOptions) {
     name: 'gh_create_pr',
     description: GH_CREATE_PR_DESCRIPTION,
     kind: 'other',
+    effects: { destructive: false },
     needsApproval: true,
     input: z.object({
       title: nonBlank('title').describe('The pull request\'s title: one line.'),
@@ -57,6 +58,7 @@ export function createGitHubWriteTools(options: ResolvedGitHubToolsOptions) {
     name: 'gh_comment',
     description: GH_COMMENT_DESCRIPTION,
     kind: 'other',
+    effects: { destructive: false },
     needsApproval: true,
     input: z.object({
       number: z.number().int().positive().describe('The issue or pull request number, e.g. 42.'),

@@ -27,6 +27,7 @@ export function createNoteTools(options: ResolvedScratchToolsOptions) {
       MAX_NOTE_CHARACTERS.toLocaleString('en-US'),
     ),
     kind: 'think',
+    effects: { destructive: true, idempotent: true },
     input: z.object({
       name: noteNameSchema,
       content: z.string().describe('The whole note, in markdown. Replaces what the note held before.'),
@@ -54,6 +55,7 @@ export function createNoteTools(options: ResolvedScratchToolsOptions) {
     name: 'note_read',
     description: NOTE_READ_DESCRIPTION,
     kind: 'think',
+    effects: { readOnly: true },
     input: z.object({ name: noteNameSchema }),
     async execute({ name }) {
       const file = await noteFile(workspace, name);
@@ -82,6 +84,7 @@ export function createNoteTools(options: ResolvedScratchToolsOptions) {
     name: 'note_list',
     description: NOTE_LIST_DESCRIPTION,
     kind: 'think',
+    effects: { readOnly: true },
     input: z.object({}),
     async execute() {
       const notes = await listNotes(workspace);

@@ -65,6 +65,7 @@ export function createSessionLogTools(options: ResolvedScratchToolsOptions) {
     name: 'log_read',
     description: LOG_READ_DESCRIPTION,
     kind: 'think',
+    effects: { readOnly: true },
     input: z.object({
       tail: z
         .number()

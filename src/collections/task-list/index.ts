@@ -131,6 +131,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     name: 'task_update',
     description: TASK_UPDATE_DESCRIPTION,
     kind: 'think',
+    effects: { destructive: true, idempotent: true },
     input: taskUpdateInput,
     execute: ({ updates }, { session }) => change(session, (draft) => updateTasks(draft, updates, rules)),
   });
@@ -139,6 +140,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     name: 'task_remove',
     description: TASK_REMOVE_DESCRIPTION,
     kind: 'think',
+    effects: { destructive: true, idempotent: true },
     input: taskRemoveInput,
     execute: ({ ids }, { session }) => change(session, (draft) => removeTasks(draft, ids, rules)),
   });
@@ -147,6 +149,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     name: 'task_get',
     description: TASK_GET_DESCRIPTION,
     kind: 'think',
+    effects: { readOnly: true },
     input: taskGetInput,
     execute: ({ ids }, { session }) =>
       access.use(session, ({ draft, notes }: OpenedList) => ({
