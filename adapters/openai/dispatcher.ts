@@ -7,6 +7,7 @@ import {
   type ApprovalMode,
   type ApprovalOverrides,
   type ApproveFunction,
+  type ProgressListener,
   type RunToolResult,
   type Session,
   type ToolDefinition,
@@ -33,6 +34,7 @@ export interface DispatchContext {
   readonly mode?: ApprovalMode;
   readonly needsApproval?: ApprovalOverrides;
   readonly signal?: AbortSignal;
+  readonly onProgress?: ProgressListener;
 }
 
 /** Calls of these kinds change nothing, so a batch of them runs concurrently. */
@@ -99,7 +101,7 @@ async function runCall(call: ModelCall, context: DispatchContext): Promise<CallS
       return { pending: { type: 'approval', ...pendingBase, request: prepared.request } };
     }
   }
-  const result = await runTool(tool, parsed.input, { ...base, signal: context.signal, approve: context.onApproval });
+  const result = await runTool(tool, parsed.input, { ...base, signal: context.signal, approve: context.onApproval, onProgress: context.onProgress });
   return { result: plain(result) };
 }
 
@@ -176,6 +178,7 @@ async function answerCall(call: PendingToolCall, answer: unknown, context: Dispa
     mode: context.mode,
     needsApproval: context.needsApproval,
     signal: context.signal,
+    onProgress: context.onProgress,
     approve: () => answer,
   });
   return plain(result);

@@ -51,6 +51,7 @@ export function toOpenAI<Api extends OpenAIApi>(collections: readonly ToolCollec
     mode: options.mode,
     needsApproval: options.needsApproval,
     signal,
+    onProgress: options.onProgress,
   });
 
   const belt = {
@@ -89,6 +90,9 @@ function validateOptions(options: ToOpenAIOptions): OpenAIApi {
   }
   if (options.onApproval !== undefined && typeof options.onApproval !== 'function') {
     throw new TypeError(`Expected the \`onApproval\` option to be a function, got \`${String(options.onApproval)}\` (${typeof options.onApproval}).`);
+  }
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
+    throw new TypeError(`Expected the \`onProgress\` option to be a function, got \`${String(options.onProgress)}\` (${typeof options.onProgress}).`);
   }
   if (options.contextRole !== undefined && options.contextRole !== 'user' && options.contextRole !== 'developer') {
     throw new TypeError(`Expected the \`contextRole\` option to be 'user' or 'developer', got \`${String(options.contextRole)}\`.`);

@@ -4,6 +4,7 @@ import type {
   ApprovalOverrides,
   ApprovalRequest,
   ApproveFunction,
+  ProgressListener,
   Session,
   ToolResult,
 } from '../../src/index.js';
@@ -41,6 +42,12 @@ export interface ToOpenAIOptions<Api extends OpenAIApi = OpenAIApi> {
    * @default 'user'
    */
   readonly contextRole?: 'user' | 'developer';
+  /**
+   * Receives each call's progress while `handleToolCalls` waits (a command's output as it
+   * arrives, a count so far): cleaned, bounded, at most one event every 250 ms per call,
+   * the last before the call's result. Show it in your interface; the model never sees it.
+   */
+  readonly onProgress?: ProgressListener;
 }
 
 /** A Chat Completions function spec. */
