@@ -102,7 +102,7 @@ export function importedPackages(code: string): string[] {
 export function installedPackages(markdown: string): string[] {
   const found = new Set<string>();
   for (const match of markdown.matchAll(/npm (?:install|i|add)\s+([^\n#]*)/g)) {
-    for (const word of match[1]!.trim().split(/\s+/)) {
+    for (const word of match[1]!.replace(/`.*$/, '').trim().split(/\s+/)) {
       if (!word || word.startsWith('-')) continue;
       const name = word.startsWith('@') ? word.replace(/^(@[^@/]+\/[^@]+)(@.*)?$/, '$1') : word.replace(/@.*$/, '');
       found.add(name);
