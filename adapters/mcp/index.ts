@@ -29,10 +29,12 @@ import {
   type ApproveFunction,
   type ToolCollection,
   type ToolDefinition,
+  type ProgressListener,
   type ToolResult,
 } from '../../src/index.js';
 import { effectiveOverrides } from './approval-policy.js';
 import { canElicit, DEFAULT_ELICITATION_TIMEOUT_MS, elicitAnswers, elicitApproval } from './elicitation.js';
+import { progressNotifier } from './progress.js';
 import { toCallToolResult, ToolListing } from './tool-listing.js';
 
 /** A call the client could not be asked about, for {@link McpServerOptions.approvalHint}. */
@@ -142,14 +144,20 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
     if (tool === undefined) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool \`${request.params.name}\`. The tools are ${offered().map((candidate) => candidate.name).join(', ')}.`);
     }
-    const result = toCallToolResult(await callTool(tool, request.params.arguments ?? {}, extra.signal, String(extra.requestId)), tool);
+    const result = toCallToolResult(await callTool(tool, request.params.arguments ?? {}, extra.signal, String(extra.requestId), progressNotifier(extra)), tool);
     const notice = jobs.length === 0 ? undefined : await collectContext(jobs, session);
     return notice === undefined ? result : { ...result, content: [...result.content, { type: 'text', text: notice }] };
   });
   // A session the host never saw cannot be closed by the host: its jobs end with the connection.
   if (options.session === undefined) protocol.onclose = () => void session.close();
 
-  async function callTool(tool: ToolDefinition<any>, input: Record<string, unknown>, signal: AbortSignal, toolCallId: string): Promise<ToolResult> {
+  async function callTool(
+    tool: ToolDefinition<any>,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+    toolCallId: string,
+    onProgress: ProgressListener | undefined,
+  ): Promise<ToolResult> {
     const base = { session, toolCallId, mode: options.mode, needsApproval };
     const elicit = canElicit(protocol);
     try {
@@ -170,7 +178,7 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
         if (prepared.status === 'done') return prepared.result;
         if (prepared.status === 'needs-approval') return { text: await refusalText(tool, prepared.input), isError: true };
       }
-      return await runTool(tool, input, { ...base, signal, approve });
+      return await runTool(tool, input, { ...base, signal, approve, onProgress });
     } catch (error) {
       return errorResult(tool.name, error);
     }
