@@ -24,6 +24,9 @@ export async function POST(request: Request): Promise<Response> {
     toolApproval: belt.toolApproval,
     messages: await convertToModelMessages(messages, { tools: belt.tools }),
     stopWhen: stepCountIs(20),
+    // The page's Stop button ends the request; the running tool call (a command's whole
+    // process tree) ends with it. Tools that report progress stream it as preliminary results.
+    abortSignal: request.signal,
   });
   return result.toUIMessageStreamResponse({
     originalMessages: messages,
