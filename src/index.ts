@@ -1,6 +1,10 @@
 /** @module agent-toolbelt: safe-by-default tools for AI agents, written once for every framework. */
 
+// First: on a Node.js older than 22 this throws a clear error before a dependency fails obscurely.
+import './require-node-version.js';
+
 // Core contract
+export { assertSupportedNode, MIN_NODE_MAJOR, unsupportedNodeMessage } from './node-version.js';
 export { defineTool, normalizeOutput, TOOL_KINDS, TOOL_NAME_PATTERN } from './tool.js';
 export type {
   ApprovalRule,

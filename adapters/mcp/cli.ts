@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 /** @module agent-toolbelt CLI: `agent-toolbelt mcp --root DIR` serves the tools over stdio. */
+// First: on a Node.js older than 22, say which version is needed and exit before anything else loads.
+import '../../src/exit-on-old-node.js';
 import { readFileSync } from 'node:fs';
 import { CliUsageError, HELP_TEXT, parseCli } from './cli-options.js';
 

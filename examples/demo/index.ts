@@ -8,6 +8,8 @@
  *   sample project in a temp folder — search, read, plan with tasks, edit (you approve),
  *   run the tests in the background (you approve), and undo.
  */
+// First: on a Node.js older than 22, say which version is needed and exit before anything else loads.
+import '../../src/exit-on-old-node.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createOpenAI } from '@ai-sdk/openai';
