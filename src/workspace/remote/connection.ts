@@ -1,0 +1,221 @@
+import type { Readable, Writable } from 'node:stream';
+import {
+  CancellationTokenSource,
+  createMessageConnection,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
+import { RemoteWorkspaceError } from '../../errors/remote-workspace-error.js';
+import type { RemoteNotifications, RemoteRequests } from './protocol.js';
+import { decodeError } from './wire-values.js';
+
+/** How long one request may take before it fails with an error naming it: 120 s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+/** Characters of the channel's stderr kept for messages. */
+const STDERR_TAIL_CHARACTERS = 2_000;
+/** Bytes of the server's first output kept, to show what garbage it sent. */
+const OUTPUT_HEAD_BYTES = 200;
+
+/** The two byte streams to the server and how the program that carries them ends. */
+export interface Transport {
+  /** To the server's stdin. */
+  readonly input: Writable;
+  /** From the server's stdout. */
+  readonly output: Readable;
+  /** The channel's stderr, if it has one (ssh's messages, the server's usage errors). */
+  readonly errors?: Readable;
+  /** Settles with a sentence naming how the channel program ended ("exited with code 255"). */
+  readonly ended: Promise<string>;
+  /** Ends the channel program. */
+  kill(): void;
+}
+
+/**
+ * One JSON-RPC connection to `serve-workspace`, and the one place that turns every way it can
+ * fail into a {@link RemoteWorkspaceError}: the channel program ending, the stream closing,
+ * bytes that are not the protocol, a call past its timeout. When the connection is lost every
+ * pending call rejects at once with the reason, and so does every later call.
+ */
+export class RemoteConnection {
+  readonly description: string;
+  readonly #connection: MessageConnection;
+  readonly #transport: Transport;
+  readonly #requestTimeoutMs: number;
+  readonly #lostListeners = new Set<(error: RemoteWorkspaceError) => void>();
+  #lost: RemoteWorkspaceError | undefined;
+  #closing = false;
+  #stderr = '';
+  #head = Buffer.alloc(0);
+
+  constructor(transport: Transport, description: string, options: { requestTimeoutMs?: number } = {}) {
+    this.description = description;
+    this.#transport = transport;
+    this.#requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    transport.errors?.setEncoding('utf8');
+    transport.errors?.on('data', (text: string) => {
+      this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL_CHARACTERS);
+    });
+    transport.output.on('data', (chunk: Buffer) => {
+      if (this.#head.length < OUTPUT_HEAD_BYTES) this.#head = Buffer.concat([this.#head, chunk]).subarray(0, OUTPUT_HEAD_BYTES);
+    });
+    // A write to a channel that has gone must not crash the caller's process.
+    transport.input.on('error', () => undefined);
+    const reader = new StreamMessageReader(transport.output);
+    const writer = new StreamMessageWriter(transport.input);
+    reader.onError((error) => this.fail(`it sent something that is not the workspace protocol (${error.message}${this.#headNote()})`));
+    writer.onError(([error]) => this.#failSoon(`writing to it failed (${error.message})`));
+    this.#connection = createMessageConnection(reader, writer);
+    this.#connection.onClose(() => this.#failSoon(this.#garbage() ? `it sent something that is not the workspace protocol and closed${this.#headNote()}` : 'the connection closed'));
+    void transport.ended.then(async (how) => {
+      // Its last words on stderr may still be in the pipe.
+      await settled(transport.errors, 300);
+      this.fail(`its server ${how}${this.#garbage() ? `, after sending something that is not the workspace protocol${this.#headNote()}` : ''}`);
+    });
+    this.#connection.listen();
+  }
+
+  /** Fails with the channel's own ending when it comes within a moment (it names more), else with `what`. */
+  #failSoon(what: string): void {
+    let timer: NodeJS.Timeout | undefined;
+    void Promise.race([this.#transport.ended, new Promise((resolve) => (timer = setTimeout(resolve, 500)))]).then(() => {
+      clearTimeout(timer);
+      setTimeout(() => this.fail(what), 350);
+    });
+  }
+
+  /** True when the server's first bytes were not a JSON-RPC header. */
+  #garbage(): boolean {
+    return this.#head.length > 0 && !/^Content-(Length|Type):/i.test(this.#head.toString('latin1'));
+  }
+
+  #headNote(): string {
+    const head = this.#head.toString('utf8').replace(/\s+/g, ' ').trim().slice(0, 80);
+    return head === '' ? '' : `; it began with \`${head}\``;
+  }
+
+  /** Waits until the channel's stderr has ended (or a moment has passed), so messages carry all of it. */
+  async settled(): Promise<void> {
+    await settled(this.#transport.errors, 500);
+  }
+
+  /** The reason the connection is gone, once it is. */
+  get lost(): RemoteWorkspaceError | undefined {
+    return this.#lost;
+  }
+
+  /** The last characters the channel wrote to stderr. */
+  get stderr(): string {
+    return this.#stderr.trim();
+  }
+
+  /** Calls `listener` once, when the connection is lost (at once if it is already). */
+  onLost(listener: (error: RemoteWorkspaceError) => void): () => void {
+    if (this.#lost !== undefined) {
+      listener(this.#lost);
+      return () => undefined;
+    }
+    this.#lostListeners.add(listener);
+    return () => this.#lostListeners.delete(listener);
+  }
+
+  /**
+   * Sends one request and waits for its answer, for at most the request timeout. An error the
+   * box's workspace threw comes back as the same error (a `PathError`, an `ENOENT`); a lost
+   * connection, a timeout or an abort as a {@link RemoteWorkspaceError}.
+   */
+  async request<M extends keyof RemoteRequests>(
+    method: M,
+    params: RemoteRequests[M][0],
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<RemoteRequests[M][1]> {
+    if (this.#lost !== undefined) throw this.#lost;
+    const timeoutMs = options.timeoutMs ?? this.#requestTimeoutMs;
+    const cancellation = new CancellationTokenSource();
+    let timer: NodeJS.Timeout | undefined;
+    let unsubscribe: (() => void) | undefined;
+    const onAbort = () => cancellation.cancel();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await new Promise<RemoteRequests[M][1]>((resolve, reject) => {
+        unsubscribe = this.onLost(reject);
+        timer = setTimeout(() => {
+          cancellation.cancel();
+          reject(
+            new RemoteWorkspaceError(
+              this.description,
+              this.#garbage()
+                ? `The remote workspace (${this.description}) did not answer ${method} within ${Math.round(timeoutMs / 1000)} s: it sent something that is not the workspace protocol${this.#headNote()}. Check that the command runs \`agent-toolbelt serve-workspace\` and that nothing else (a login banner, a shell profile) writes to its stdout.`
+                : `The remote workspace (${this.description}) did not answer ${method} within ${Math.round(timeoutMs / 1000)} s. The box may be overloaded or hung; try again, or reconnect with connectWorkspace().`,
+            ),
+          );
+        }, timeoutMs);
+        this.#connection.sendRequest<RemoteRequests[M][1]>(method, params, cancellation.token).then(resolve, (error: unknown) => {
+          if (error instanceof ResponseError) reject(decodeError(error));
+          else reject(this.#lost ?? new RemoteWorkspaceError(this.description, `The remote workspace (${this.description}) failed: ${String((error as Error)?.message ?? error)}.`));
+        });
+      });
+    } finally {
+      clearTimeout(timer);
+      unsubscribe?.();
+      options.signal?.removeEventListener('abort', onAbort);
+      cancellation.dispose();
+    }
+  }
+
+  /** Sends a notification; on a lost connection it is dropped. */
+  notify<N extends keyof RemoteNotifications>(name: N, params: RemoteNotifications[N]): void {
+    if (this.#lost !== undefined) return;
+    void this.#connection.sendNotification(name, params).catch(() => undefined);
+  }
+
+  /** Handles a notification from the server. */
+  onNotification<N extends keyof RemoteNotifications>(name: N, handler: (params: RemoteNotifications[N]) => void): void {
+    this.#connection.onNotification(name, handler);
+  }
+
+  /**
+   * Marks the connection lost with `what` (a clause: "its server exited with code 1"); every
+   * pending and later call rejects with a message that names it. Only the first reason counts.
+   */
+  fail(what: string): void {
+    if (this.#lost !== undefined) return;
+    const stderr = this.stderr;
+    const message = this.#closing
+      ? `The remote workspace (${this.description}) was closed with workspace.close(); connect again with connectWorkspace().`
+      : `The remote workspace (${this.description}) is gone: ${what}.${stderr === '' ? '' : ` Its last words on stderr: ${stderr.slice(-500)}`} ` +
+        'The call was not completed; a file it was writing is either unchanged or written whole. Reconnect with connectWorkspace() and check the files before retrying.';
+    this.#lost = new RemoteWorkspaceError(this.description, message);
+    const listeners = [...this.#lostListeners];
+    this.#lostListeners.clear();
+    for (const listener of listeners) listener(this.#lost);
+    this.#connection.dispose();
+    this.#transport.kill();
+  }
+
+  /** Closes the connection: the server sees the end of its input and stops what it started. */
+  async close(): Promise<void> {
+    if (this.#lost !== undefined) return;
+    this.#closing = true;
+    this.#transport.input.end();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.#transport.ended, new Promise((resolve) => (timer = setTimeout(resolve, 2_000)))]);
+    clearTimeout(timer);
+    this.fail('closed');
+  }
+}
+
+/** Resolves when `stream` has ended or closed, or after `ms`. */
+function settled(stream: Readable | undefined, ms: number): Promise<void> {
+  if (stream === undefined || stream.readableEnded || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    stream.once('end', done);
+    stream.once('close', done);
+  });
+}

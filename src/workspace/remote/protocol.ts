@@ -1,0 +1,199 @@
+/**
+ * @module The wire protocol between {@link connectWorkspace} (the caller) and
+ * `agent-toolbelt serve-workspace` (the box end), in one place: its name and version, every
+ * method with its parameters and result, the notifications, and the error codes. JSON-RPC 2.0
+ * with `Content-Length` framing over stdio, through `vscode-jsonrpc`; nothing else in the
+ * package knows the framing.
+ *
+ * Paths on the wire are the box's own absolute paths, as the box's jail returned them; the
+ * server checks every one of them again against its root before it touches the disk, so the
+ * protocol reaches nothing the local workspace cannot. Bytes travel as base64 strings.
+ */
+import type { PathErrorReason } from '../../errors/path-error.js';
+
+/** Sent in the handshake by both ends; a different name is not this protocol. */
+export const PROTOCOL_NAME = 'agent-toolbelt-workspace';
+
+/**
+ * The protocol version. Both ends must speak the same one: a server that answers with another
+ * is refused with a message naming both, so an old package in the box is found at connect time.
+ */
+export const PROTOCOL_VERSION = 1;
+
+/** `fs.Stats` as numbers; the caller rebuilds a `Stats`-shaped object from it. */
+export interface WireStats {
+  readonly dev: number;
+  readonly ino: number;
+  readonly mode: number;
+  readonly nlink: number;
+  readonly uid: number;
+  readonly gid: number;
+  readonly rdev: number;
+  readonly size: number;
+  readonly blksize: number;
+  readonly blocks: number;
+  readonly atimeMs: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly birthtimeMs: number;
+}
+
+/** The type of a folder entry, links not followed. */
+export type WireEntryType = 'file' | 'directory' | 'symlink' | 'block-device' | 'character-device' | 'fifo' | 'socket' | 'unknown';
+
+/** One folder entry. */
+export interface WireDirent {
+  readonly name: string;
+  readonly type: WireEntryType;
+}
+
+/** A path the box's jail accepted. */
+export interface WireResolved {
+  readonly absolute: string;
+  readonly relative: string;
+  readonly exists: boolean;
+}
+
+/** The caller's half of the handshake. */
+export interface InitializeParams {
+  readonly protocol: string;
+  readonly version: number;
+}
+
+/** The server's half of the handshake: what the box is and has. */
+export interface InitializeResult {
+  readonly protocol: string;
+  readonly version: number;
+  /** The package version of the server. */
+  readonly serverVersion: string;
+  /** The canonical root in the box. */
+  readonly root: string;
+  /** `process.version` in the box. */
+  readonly node: string;
+  readonly platform: string;
+  readonly hostname: string;
+  /** The environment programs started in the box inherit (the server's own). */
+  readonly environment: Readonly<Record<string, string>>;
+  /** Where the box has the programs the tools look for (`bash`, `sh`, `rg`, …); `null` when absent. */
+  readonly programs: Readonly<Record<string, string | null>>;
+  /** `'bwrap'` when every program the server starts runs under bubblewrap. */
+  readonly sandbox: 'bwrap' | null;
+}
+
+/** Parameters of `process/spawn`. */
+export interface SpawnParams {
+  readonly file: string;
+  readonly args: readonly string[];
+  /** Absolute, inside the root (checked again in the box). */
+  readonly cwd: string;
+  /** The program's whole environment. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** The server's answer to `process/spawn`: the process is running (or failed to start; `process/exit` says so). */
+export interface SpawnResult {
+  readonly pid: number | null;
+}
+
+/** A job started in the box: it outlives the connection (see `box-jobs.ts`). */
+export interface WireJob {
+  readonly id: string;
+  readonly label: string;
+  readonly status: 'running' | 'finished' | 'failed' | 'stopped' | 'timed-out';
+  readonly startedAt: number;
+  readonly endedAt: number | null;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  /** Bytes of output written so far. */
+  readonly outputBytes: number;
+}
+
+/** Every request, as `[parameters, result]`. */
+export interface RemoteRequests {
+  readonly initialize: [InitializeParams, InitializeResult];
+  readonly 'workspace/resolve': [{ readonly path: string; readonly followFinalLink?: boolean }, WireResolved];
+  readonly 'workspace/resolveFile': [{ readonly path: string; readonly followFinalLink?: boolean }, WireResolved & { readonly stats: WireStats }];
+  readonly 'workspace/resolveDirectory': [{ readonly path: string }, WireResolved];
+  readonly 'workspace/privateDir': [{ readonly segments: readonly string[] }, string];
+  readonly 'fs/lstat': [{ readonly path: string }, WireStats | null];
+  readonly 'fs/stat': [{ readonly path: string }, WireStats | null];
+  /** The whole file, base64. */
+  readonly 'fs/readFile': [{ readonly path: string }, string];
+  readonly 'fs/open': [{ readonly path: string }, { readonly handle: number; readonly stats: WireStats }];
+  /** `length` bytes from `position`, base64 (shorter at the end of the file). */
+  readonly 'fs/read': [{ readonly handle: number; readonly position: number; readonly length: number }, string];
+  readonly 'fs/fstat': [{ readonly handle: number }, WireStats];
+  readonly 'fs/close': [{ readonly handle: number }, null];
+  readonly 'fs/list': [{ readonly path: string }, WireDirent[]];
+  readonly 'fs/makeDirectory': [{ readonly path: string }, null];
+  readonly 'fs/readLink': [{ readonly path: string }, string];
+  readonly 'fs/createSymlink': [{ readonly target: string; readonly path: string }, null];
+  readonly 'fs/remove': [{ readonly path: string }, null];
+  readonly 'fs/renameExclusive': [{ readonly from: string; readonly to: string }, null];
+  readonly 'fs/writeFileAtomic': [{ readonly path: string; readonly data: string; readonly exclusive?: boolean; readonly mode?: number }, null];
+  /** `id` is the caller's own number for the process, so output that arrives before the answer has a home. */
+  readonly 'process/spawn': [SpawnParams & { readonly id: number }, SpawnResult];
+  readonly 'process/stop': [{ readonly id: number; readonly signal: string }, null];
+  readonly 'process/release': [{ readonly id: number }, null];
+  readonly 'jobs/start': [
+    { readonly sessionId: string; readonly label: string; readonly spawn: SpawnParams; readonly maxRuntimeMs: number },
+    WireJob,
+  ];
+  readonly 'jobs/list': [{ readonly sessionId: string }, WireJob[]];
+  /** Output bytes from `position` (at most `length`), base64, with the job as it is now. */
+  readonly 'jobs/read': [
+    { readonly sessionId: string; readonly id: string; readonly position: number; readonly length: number },
+    { readonly job: WireJob; readonly data: string },
+  ];
+  readonly 'jobs/stop': [{ readonly sessionId: string; readonly id: string }, WireJob];
+}
+
+/** Every notification and its parameters. */
+export interface RemoteNotifications {
+  /** Server → caller: bytes a process wrote. */
+  readonly 'process/output': { readonly id: number; readonly stream: 'stdout' | 'stderr'; readonly data: string };
+  /** Server → caller: the stream has ended (every holder of the pipe closed it, or it was released). */
+  readonly 'process/end': { readonly id: number; readonly stream: 'stdout' | 'stderr' };
+  /** Server → caller: the main process ended, or never started (`startError`). */
+  readonly 'process/exit': { readonly id: number; readonly exitCode: number | null; readonly signal: string | null; readonly startError?: string };
+  /** Caller → server: this many bytes of a stream were consumed (back-pressure credit). */
+  readonly 'process/ack': { readonly id: number; readonly stream: 'stdout' | 'stderr'; readonly bytes: number };
+}
+
+/** A method name. */
+export type RemoteMethod = keyof RemoteRequests;
+/** A notification name. */
+export type RemoteNotification = keyof RemoteNotifications;
+
+/**
+ * Bytes of a process's output the server sends ahead of the caller's acknowledgements before
+ * it stops reading the process (which then blocks on its full pipe): back-pressure end to end.
+ */
+export const OUTPUT_WINDOW_BYTES = 1024 * 1024;
+
+/** JSON-RPC error codes of this protocol (the application range). */
+export const RemoteErrorCode = {
+  /** A path the jail refused; `data` is {@link WirePathError}. */
+  path: 1001,
+  /** A system call failed; `data` is {@link WireSystemError}. */
+  system: 1002,
+  /** The two ends speak different protocol versions. */
+  version: 1003,
+  /** Anything else the server could not do (a bug, reported with its message). */
+  failed: 1004,
+} as const;
+
+/** `data` of a {@link RemoteErrorCode.path} error. */
+export interface WirePathError {
+  readonly path: string;
+  readonly reason: PathErrorReason;
+}
+
+/** `data` of a {@link RemoteErrorCode.system} error. */
+export interface WireSystemError {
+  readonly code?: string;
+  readonly syscall?: string;
+}
+
+/** The programs whose place in the box the handshake reports. */
+export const REPORTED_PROGRAMS = ['bash', 'sh', 'rg', 'bwrap', 'git', 'true'] as const;

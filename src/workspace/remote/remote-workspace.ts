@@ -1,0 +1,189 @@
+import type { Dirent, Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import type { SpawnedProcess, SpawnProcessOptions } from '../spawn-process.js';
+import { ROOT_ELSEWHERE, Workspace, type AtomicWriteOptions, type ResolvedPath, type ResolveOptions, type WorkspaceCapabilities } from '../workspace.js';
+import type { RemoteConnection } from './connection.js';
+import type { InitializeResult, SpawnParams, WireJob } from './protocol.js';
+import { RemoteProcesses } from './remote-process.js';
+import { decodeDirent, decodeStats } from './wire-values.js';
+
+/**
+ * Background jobs that live in the box of a {@link RemoteWorkspace}, keyed by session id: a
+ * job started here keeps running when this process ends, and a later connection to the same
+ * root lists, reads and stops it with the same session id.
+ */
+export interface WorkspaceJobs {
+  /** Starts a program in the box as a job of `sessionId`, stopped after `maxRuntimeMs`. */
+  start(sessionId: string, options: { label: string; spawn: Omit<SpawnParams, 'cwd'> & { cwd: string }; maxRuntimeMs: number }): Promise<WireJob>;
+  /** The session's jobs, oldest first. */
+  list(sessionId: string): Promise<WireJob[]>;
+  /** Output bytes from `position` on (at most `length`), and the job as it is now. */
+  read(sessionId: string, id: string, position: number, length?: number): Promise<{ job: WireJob; data: Buffer }>;
+  /** Stops the job's whole process tree; resolves with the job once it has ended (or after 5 s). */
+  stop(sessionId: string, id: string): Promise<WireJob>;
+}
+
+/**
+ * A {@link Workspace} whose files and programs are in a box, reached over a
+ * {@link RemoteConnection} to `agent-toolbelt serve-workspace`. Every method is one request
+ * to the box, where the same local `Workspace` code does the work: paths are resolved and
+ * jailed by the box's kernel paths, never here; writes are atomic there; processes start
+ * there, in their own process group, and are stopped there tree and all. Made by
+ * {@link connectWorkspace}; collections take it unchanged.
+ */
+export class RemoteWorkspace extends Workspace {
+  readonly #connection: RemoteConnection;
+  readonly #info: InitializeResult;
+  readonly #processes: RemoteProcesses;
+  /** Background jobs in the box (see {@link WorkspaceJobs}). */
+  readonly jobs: WorkspaceJobs;
+
+  /** Use {@link connectWorkspace}. */
+  constructor(connection: RemoteConnection, info: InitializeResult) {
+    super(info.root, ROOT_ELSEWHERE);
+    this.#connection = connection;
+    this.#info = info;
+    this.#processes = new RemoteProcesses(connection);
+    this.jobs = {
+      start: (sessionId, options) => connection.request('jobs/start', { sessionId, label: options.label, spawn: options.spawn, maxRuntimeMs: options.maxRuntimeMs }),
+      list: (sessionId) => connection.request('jobs/list', { sessionId }),
+      read: async (sessionId, id, position, length = 1024 * 1024) => {
+        const answer = await connection.request('jobs/read', { sessionId, id, position, length });
+        return { job: answer.job, data: Buffer.from(answer.data, 'base64') };
+      },
+      stop: (sessionId, id) => connection.request('jobs/stop', { sessionId, id }),
+    };
+  }
+
+  override get description(): string {
+    return `the folder ${this.root} in a remote box (${this.#info.hostname}, Node.js ${this.#info.node}${this.#info.sandbox === null ? '' : ', programs under bubblewrap'}), reached through ${this.#connection.description}`;
+  }
+
+  override get capabilities(): WorkspaceCapabilities {
+    return { readsLocalDisk: false, listsLocalDisk: false, spawnsLocally: false };
+  }
+
+  /** What the box told at connect time: its Node.js, platform, programs, server version. */
+  get box(): InitializeResult {
+    return this.#info;
+  }
+
+  /** The reason the connection is gone, or `undefined` while it works. */
+  get lost(): Error | undefined {
+    return this.#connection.lost;
+  }
+
+  override processEnvironment(): Readonly<Record<string, string | undefined>> {
+    return this.#info.environment;
+  }
+
+  override findProgram(name: string): string | undefined {
+    const found = this.#info.programs[name];
+    if (typeof found === 'string') return found;
+    return name.includes('/') ? name : undefined;
+  }
+
+  override async close(): Promise<void> {
+    await this.#connection.close();
+  }
+
+  override async resolve(input: string, options: ResolveOptions = {}): Promise<ResolvedPath> {
+    return this.#connection.request('workspace/resolve', { path: input, ...(options.followFinalLink === undefined ? {} : { followFinalLink: options.followFinalLink }) });
+  }
+
+  override async resolveFile(input: string, options: ResolveOptions = {}): Promise<ResolvedPath & { stats: Stats }> {
+    const answer = await this.#connection.request('workspace/resolveFile', {
+      path: input,
+      ...(options.followFinalLink === undefined ? {} : { followFinalLink: options.followFinalLink }),
+    });
+    return { absolute: answer.absolute, relative: answer.relative, exists: answer.exists, stats: decodeStats(answer.stats) };
+  }
+
+  override async resolveDirectory(input: string): Promise<ResolvedPath> {
+    return this.#connection.request('workspace/resolveDirectory', { path: input });
+  }
+
+  override async privateDir(...segments: string[]): Promise<string> {
+    return this.#connection.request('workspace/privateDir', { segments });
+  }
+
+  override async lstatOrUndefined(absolute: string): Promise<Stats | undefined> {
+    const stats = await this.#connection.request('fs/lstat', { path: absolute });
+    return stats === null ? undefined : decodeStats(stats);
+  }
+
+  override async statOrUndefined(absolute: string): Promise<Stats | undefined> {
+    const stats = await this.#connection.request('fs/stat', { path: absolute });
+    return stats === null ? undefined : decodeStats(stats);
+  }
+
+  override async readFile(absolute: string): Promise<Buffer> {
+    return Buffer.from(await this.#connection.request('fs/readFile', { path: absolute }), 'base64');
+  }
+
+  /**
+   * A file open in the box, with the three `FileHandle` methods the tools use (`read`,
+   * `stat`, `close`); each read is one request.
+   */
+  override async open(absolute: string): Promise<FileHandle> {
+    const connection = this.#connection;
+    const opened = await connection.request('fs/open', { path: absolute });
+    let closed = false;
+    const handle = {
+      async read(buffer: Buffer, offset: number, length: number, position: number) {
+        const data = Buffer.from(await connection.request('fs/read', { handle: opened.handle, position, length }), 'base64');
+        data.copy(buffer, offset);
+        return { bytesRead: data.length, buffer };
+      },
+      async stat() {
+        return decodeStats(await connection.request('fs/fstat', { handle: opened.handle }));
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        // A lost connection closed the file in the box already.
+        await connection.request('fs/close', { handle: opened.handle }).catch(() => undefined);
+      },
+    };
+    return handle as unknown as FileHandle;
+  }
+
+  override async list(absolute: string): Promise<Dirent[]> {
+    const entries = await this.#connection.request('fs/list', { path: absolute });
+    return entries.map((entry) => decodeDirent(entry, absolute));
+  }
+
+  override async makeDirectory(absolute: string): Promise<void> {
+    await this.#connection.request('fs/makeDirectory', { path: absolute });
+  }
+
+  override readLink(absolute: string): Promise<string> {
+    return this.#connection.request('fs/readLink', { path: absolute });
+  }
+
+  override async createSymlink(target: string, absolute: string): Promise<void> {
+    await this.#connection.request('fs/createSymlink', { target, path: absolute });
+  }
+
+  override async remove(absolute: string): Promise<void> {
+    await this.#connection.request('fs/remove', { path: absolute });
+  }
+
+  override async renameExclusive(from: string, to: string): Promise<void> {
+    await this.#connection.request('fs/renameExclusive', { from, to });
+  }
+
+  override async writeFileAtomic(absolute: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    await this.#connection.request('fs/writeFileAtomic', {
+      path: absolute,
+      data: bytes.toString('base64'),
+      ...(options.exclusive === undefined ? {} : { exclusive: options.exclusive }),
+      ...(options.mode === undefined ? {} : { mode: options.mode }),
+    });
+  }
+
+  override spawn(file: string, args: readonly string[], options: SpawnProcessOptions): SpawnedProcess {
+    return this.#processes.spawn(file, args, options);
+  }
+}
