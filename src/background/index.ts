@@ -3,6 +3,7 @@ import { defineTool, type ToolCollection, type ToolDefinition } from '../tool.js
 import { RUN_IN_BACKGROUND_DESCRIPTION } from './descriptions.js';
 import { JobRegistry } from './job-registry.js';
 import { createJobTools } from './job-tools.js';
+import { startedJobOutput } from './output-schemas.js';
 
 /** Default ceiling of a background job: 30 minutes. */
 export const DEFAULT_JOB_MAX_RUNTIME_MS = 30 * 60 * 1000;
@@ -86,6 +87,8 @@ function backgroundable(tool: ToolDefinition<any>, limits: { maxRuntimeMs: numbe
   return defineTool({
     ...tool,
     input,
+    // A call started in the background answers with its job id instead of the tool's data.
+    ...(tool.output === undefined ? {} : { output: tool.output.partial().extend(startedJobOutput) }),
     ...(typeof needsApproval === 'function'
       ? { needsApproval: (value: Record<string, unknown>, context: Parameters<typeof needsApproval>[1]) => needsApproval(split(value).rest, context) }
       : {}),

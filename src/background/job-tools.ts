@@ -11,6 +11,7 @@ import {
 } from './descriptions.js';
 import { formatDuration } from './duration.js';
 import { JobRegistry, type Job } from './job-registry.js';
+import { jobListOutput, jobSummaryOutput } from './output-schemas.js';
 
 /** The most lines `tail` may ask for. */
 export const MAX_TAIL_LINES = 1_000;
@@ -35,6 +36,7 @@ export function createJobTools(options: { maxRuntimeMs: number }): ToolCollectio
     name: 'job_output',
     description: JOB_OUTPUT_DESCRIPTION,
     kind: 'read',
+    output: jobSummaryOutput,
     input: z.object({
       job_id: jobIdField,
       tail: z.number().int().min(1).max(MAX_TAIL_LINES).optional().describe(TAIL_DESCRIPTION),
@@ -59,6 +61,7 @@ export function createJobTools(options: { maxRuntimeMs: number }): ToolCollectio
     description: JOB_STOP_DESCRIPTION,
     kind: 'other',
     effects: { idempotent: true, openWorld: false },
+    output: jobSummaryOutput,
     input: z.object({ job_id: jobIdField }),
     execute: async ({ job_id }, { session }) => {
       const job = JobRegistry.of(session).get(job_id);
@@ -78,6 +81,7 @@ export function createJobTools(options: { maxRuntimeMs: number }): ToolCollectio
     name: 'job_list',
     description: JOB_LIST_DESCRIPTION,
     kind: 'read',
+    output: jobListOutput,
     input: z.object({}),
     execute: (_input, { session }) => {
       const jobs = JobRegistry.of(session).list();

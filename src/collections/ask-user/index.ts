@@ -3,6 +3,7 @@ import { defineTool } from '../../tool.js';
 import { replyFromAnswers, replyFromClientAnswer, type UserAnswer } from './answers.js';
 import { ASK_USER_INSTRUCTIONS, ASK_USER_QUESTION_DESCRIPTION, CANNOT_ASK_TEXT } from './descriptions.js';
 import { askUserInput, toUserQuestions, type UserQuestion } from './questions.js';
+import { askUserOutput } from './output-schema.js';
 
 /**
  * Shows the questions and waits for the user's answers: one {@link UserAnswer} per question,
@@ -53,6 +54,7 @@ export function createAskUserTools(options: AskUserToolsOptions = {}): AskUserCo
           description: ASK_USER_QUESTION_DESCRIPTION,
           kind: 'other',
           effects: { readOnly: true, openWorld: false },
+          output: askUserOutput,
           input: askUserInput,
           execute: () => ({ text: CANNOT_ASK_TEXT, isError: true }),
           answeredByClient: { toResult: (input, answer) => replyFromClientAnswer(toUserQuestions(input), answer) },
@@ -62,6 +64,7 @@ export function createAskUserTools(options: AskUserToolsOptions = {}): AskUserCo
           description: ASK_USER_QUESTION_DESCRIPTION,
           kind: 'other',
           effects: { readOnly: true, openWorld: false },
+          output: askUserOutput,
           input: askUserInput,
           execute: async (input, { signal }) => {
             const questions = toUserQuestions(input);

@@ -8,6 +8,7 @@ import { countLines, plural } from './text.js';
 import { recordChange } from './undo.js';
 import { CREATE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
 import { contentHash, refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
+import { createFileOutput } from './output-schemas.js';
 
 const createFileInput = z.object({
   path: z.string().describe(WRITE_FIELDS.path),
@@ -22,6 +23,7 @@ export function createCreateFileTool(context: WriteToolsContext) {
     description: CREATE_FILE_DESCRIPTION,
     kind: 'edit',
     effects: { destructive: false, idempotent: true },
+    output: createFileOutput,
     input: createFileInput,
     describeCall: (input) => `Create ${input.path} (${describeSize(input.content)})`,
     checkPolicy: writePolicy(workspace, (input: z.output<typeof createFileInput>) => [{ path: input.path, followFinalLink: false }]),

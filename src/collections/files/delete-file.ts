@@ -5,6 +5,7 @@ import { backupBeforeChange, refusePrivate, withPathLocks, writePolicy, type Wri
 import { forgetRead } from './read-state.js';
 import { recordChange } from './undo.js';
 import { DELETE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
+import { deleteFileOutput } from './output-schemas.js';
 
 const deleteFileInput = z.object({
   path: z.string().describe(WRITE_FIELDS.deletePath),
@@ -17,6 +18,7 @@ export function createDeleteFileTool(context: WriteToolsContext) {
     name: 'delete_file',
     description: DELETE_FILE_DESCRIPTION,
     kind: 'delete',
+    output: deleteFileOutput,
     input: deleteFileInput,
     needsApproval: true,
     describeCall: (input) => `Delete ${input.path}`,

@@ -21,6 +21,7 @@ import {
   writePolicy,
   type WriteToolsContext,
 } from './write-guards.js';
+import { editFileOutput } from './output-schemas.js';
 
 /** Changed lines shown in an `edit_file` reply; more are counted, not shown. */
 export const MAX_EDIT_REPLY_LINES = 60;
@@ -41,6 +42,7 @@ export function createEditFileTool(context: WriteToolsContext) {
     name: 'edit_file',
     description: EDIT_FILE_DESCRIPTION,
     kind: 'edit',
+    output: editFileOutput,
     input: editFileInput,
     checkPolicy: writePolicy(workspace, (input: z.output<typeof editFileInput>) => [
       { path: input.path, followFinalLink: true, checkFile: refuseOversize, needsRead: { toolName: 'edit_file', whole: false } },

@@ -9,6 +9,7 @@ import { listsLocalDisk } from './search-runner.js';
 import { findInWorker, type FindAnswer, type IncludePattern } from './search-worker.js';
 import { capReply, formatCount, orRoot, plural, shownName } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
+import { findFilesOutput } from './output-schemas.js';
 
 /** Modification times are looked up for this many files at a time. */
 const STAT_BATCH = 64;
@@ -81,6 +82,7 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
       skipped: skippedFolders.join(', '),
     }),
     kind: 'search',
+    output: findFilesOutput,
     input: findFilesInput,
     async execute(input, context) {
       const start = await workspace.resolveDirectory(orRoot(input.path));

@@ -5,6 +5,7 @@ import { defineTool, type ToolDefinition } from '../../tool.js';
 import { fillDescription, LIST_DIRECTORY_DESCRIPTION, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { capReply, formatCount, orRoot, plural, shownName } from './text.js';
+import { listDirectoryOutput } from './output-schemas.js';
 
 /** Characters kept free at the end of a listing for the note on what was left out. */
 const FOOTER_RESERVE = 200;
@@ -32,6 +33,7 @@ export function createListDirectoryTool(options: ResolvedReadToolsOptions): Tool
     name: 'list_directory',
     description: fillDescription(LIST_DIRECTORY_DESCRIPTION, {}),
     kind: 'read',
+    output: listDirectoryOutput,
     input: listDirectoryInput,
     async execute(input) {
       const folder = await workspace.resolveDirectory(orRoot(input.path));

@@ -7,6 +7,7 @@ import { forgetRead, readSnapshot, recordRead } from './read-state.js';
 import { fingerprint, recordChange } from './undo.js';
 import { MOVE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
 import { refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
+import { moveFileOutput } from './output-schemas.js';
 
 const moveFileInput = z.object({
   source: z.string().describe(WRITE_FIELDS.source),
@@ -21,6 +22,7 @@ export function createMoveFileTool(context: WriteToolsContext) {
     description: MOVE_FILE_DESCRIPTION,
     kind: 'move',
     effects: { destructive: false, idempotent: true },
+    output: moveFileOutput,
     input: moveFileInput,
     describeCall: (input) => `Move ${input.source} to ${input.destination}`,
     checkPolicy: writePolicy(workspace, (input: z.output<typeof moveFileInput>) => [

@@ -6,6 +6,7 @@ import { fillDescription, PATH_FIELD, READ_FIELDS, READ_FILE_DESCRIPTION } from 
 import { recordRead } from './read-state.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { formatBytes, formatCount, shownName } from './text.js';
+import { readFileOutput } from './output-schemas.js';
 
 const readFileInput = z.object({
   path: z.string().describe(PATH_FIELD.readFile),
@@ -36,6 +37,7 @@ export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefin
       maxLineLength: formatCount(maxLineLength),
     }),
     kind: 'read',
+    output: readFileOutput,
     input: readFileInput,
     async execute(input, context) {
       const startLine = input.start_line ?? 1;

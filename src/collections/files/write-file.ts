@@ -10,6 +10,7 @@ import { countLines, plural } from './text.js';
 import { recordChange } from './undo.js';
 import { WRITE_FIELDS, WRITE_FILE_DESCRIPTION } from './write-descriptions.js';
 import { backupBeforeChange, contentHash, DIFF_TIMEOUT_MS, refusePrivate, requireFreshRead, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
+import { writeFileOutput } from './output-schemas.js';
 
 
 const writeFileInput = z.object({
@@ -29,6 +30,7 @@ export function createWriteFileTool(context: WriteToolsContext) {
     description: WRITE_FILE_DESCRIPTION,
     kind: 'edit',
     effects: { idempotent: true },
+    output: writeFileOutput,
     input: writeFileInput,
     needsApproval: true,
     checkPolicy: writePolicy(workspace, (input: z.output<typeof writeFileInput>) => [

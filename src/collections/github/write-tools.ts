@@ -3,6 +3,7 @@ import { defineTool } from '../../tool.js';
 import { GH_COMMENT_DESCRIPTION, GH_CREATE_PR_DESCRIPTION } from './descriptions.js';
 import type { ResolvedGitHubToolsOptions } from './options.js';
 import { runGh } from './run-gh.js';
+import { commentOutput, createPullRequestOutput } from './output-schemas.js';
 
 /** Characters of a comment an approval prompt quotes. */
 const PROMPT_QUOTE_CHARACTERS = 120;
@@ -24,6 +25,7 @@ export function createGitHubWriteTools(options: ResolvedGitHubToolsOptions) {
     description: GH_CREATE_PR_DESCRIPTION,
     kind: 'other',
     effects: { destructive: false },
+    output: createPullRequestOutput,
     needsApproval: true,
     input: z.object({
       title: nonBlank('title').describe('The pull request\'s title: one line.'),
@@ -59,6 +61,7 @@ export function createGitHubWriteTools(options: ResolvedGitHubToolsOptions) {
     description: GH_COMMENT_DESCRIPTION,
     kind: 'other',
     effects: { destructive: false },
+    output: commentOutput,
     needsApproval: true,
     input: z.object({
       number: z.number().int().positive().describe('The issue or pull request number, e.g. 42.'),

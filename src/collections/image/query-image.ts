@@ -5,6 +5,7 @@ import { QUERY_IMAGE_DESCRIPTION, VISION_SYSTEM_PROMPT } from './descriptions.js
 import { MAX_VISION_ANSWER_CHARACTERS, type ResolvedImageToolsOptions } from './options.js';
 import { sniffImage } from './sniff-image.js';
 import type { VisionImage } from './vision.js';
+import { queryImageOutput } from './output-schema.js';
 
 /** What `query_image` reports about each image it sent, as the result's `data`. */
 export interface QueryImageData {
@@ -39,6 +40,7 @@ export function createQueryImageTool(options: ResolvedImageToolsOptions) {
     ),
     kind: 'read',
     effects: { openWorld: true },
+    output: queryImageOutput,
     input,
     canRunInBackground: true,
     reportsProgress: true,

@@ -8,6 +8,7 @@ import { NOTE_LIST_DESCRIPTION, NOTE_READ_DESCRIPTION, NOTE_WRITE_DESCRIPTION } 
 import { MAX_NOTE_NAME_LENGTH, noteFileName, noteNameOf, noteNameSchema } from './note-name.js';
 import type { ResolvedScratchToolsOptions } from './options.js';
 import { formatTimestamp } from './timestamp.js';
+import { noteListOutput, noteReadOutput, noteWriteOutput } from './output-schemas.js';
 
 /** Characters one note may hold, so note_read always returns a note whole. */
 export const MAX_NOTE_CHARACTERS = 51_200;
@@ -28,6 +29,7 @@ export function createNoteTools(options: ResolvedScratchToolsOptions) {
     ),
     kind: 'think',
     effects: { destructive: true, idempotent: true },
+    output: noteWriteOutput,
     input: z.object({
       name: noteNameSchema,
       content: z.string().describe('The whole note, in markdown. Replaces what the note held before.'),
@@ -56,6 +58,7 @@ export function createNoteTools(options: ResolvedScratchToolsOptions) {
     description: NOTE_READ_DESCRIPTION,
     kind: 'think',
     effects: { readOnly: true },
+    output: noteReadOutput,
     input: z.object({ name: noteNameSchema }),
     async execute({ name }) {
       const file = await noteFile(workspace, name);
@@ -85,6 +88,7 @@ export function createNoteTools(options: ResolvedScratchToolsOptions) {
     description: NOTE_LIST_DESCRIPTION,
     kind: 'think',
     effects: { readOnly: true },
+    output: noteListOutput,
     input: z.object({}),
     async execute() {
       const notes = await listNotes(workspace);

@@ -7,6 +7,7 @@ import type { Workspace } from '../../workspace/workspace.js';
 import { LOG_APPEND_DESCRIPTION, LOG_READ_DESCRIPTION } from './descriptions.js';
 import type { ResolvedScratchToolsOptions } from './options.js';
 import { formatTimestamp } from './timestamp.js';
+import { logAppendOutput, logReadOutput } from './output-schemas.js';
 
 /** The session log's file name inside the private folder. */
 export const SESSION_LOG_FILE = 'session.log';
@@ -32,6 +33,7 @@ export function createSessionLogTools(options: ResolvedScratchToolsOptions) {
     name: 'log_append',
     description: LOG_APPEND_DESCRIPTION.replace('{maxEntry}', MAX_LOG_ENTRY_CHARACTERS.toLocaleString('en-US')),
     kind: 'think',
+    output: logAppendOutput,
     input: z.object({
       entry: z
         .string()
@@ -66,6 +68,7 @@ export function createSessionLogTools(options: ResolvedScratchToolsOptions) {
     description: LOG_READ_DESCRIPTION,
     kind: 'think',
     effects: { readOnly: true },
+    output: logReadOutput,
     input: z.object({
       tail: z
         .number()

@@ -17,6 +17,7 @@ import { formatShellResult } from './format.js';
 import { resolveShellOptions, type ShellConfig, type ShellToolsOptions } from './options.js';
 import { checkCommand, commandApprovalKey, onlyChangesDirectory } from './policy.js';
 import { runCommand } from './run-command.js';
+import { runShellOutput } from './output-schema.js';
 
 /** Characters kept free of output in a reply, for the status, labels, markers and notes (at most half the reply). */
 const REPLY_RESERVE = 1_000;
@@ -82,6 +83,7 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
       separateStreams: config.separateStreams,
     }),
     kind: 'execute',
+    output: runShellOutput,
     input,
     needsApproval: true,
     canRunInBackground: true,

@@ -16,6 +16,7 @@ import { removeTasks } from './remove-tasks.js';
 import { TASK_STATUSES, copyTask, type DraftList, type Task } from './task.js';
 import { updateTasks } from './update-tasks.js';
 import { formatTaskDetails, formatTaskView } from './view.js';
+import { taskListOutput } from './output-schema.js';
 
 /** Tasks one `task_add` or `task_update` call may carry. */
 export const MAX_TASKS_PER_CALL = 50;
@@ -123,6 +124,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     name: 'task_add',
     description: TASK_ADD_DESCRIPTION,
     kind: 'think',
+    output: taskListOutput,
     input: taskAddInput,
     execute: ({ tasks }, { session }) => change(session, (draft) => addTasks(draft, tasks, rules, resolved.maxSubjectLength)),
   });
@@ -132,6 +134,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     description: TASK_UPDATE_DESCRIPTION,
     kind: 'think',
     effects: { destructive: true, idempotent: true },
+    output: taskListOutput,
     input: taskUpdateInput,
     execute: ({ updates }, { session }) => change(session, (draft) => updateTasks(draft, updates, rules)),
   });
@@ -141,6 +144,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     description: TASK_REMOVE_DESCRIPTION,
     kind: 'think',
     effects: { destructive: true, idempotent: true },
+    output: taskListOutput,
     input: taskRemoveInput,
     execute: ({ ids }, { session }) => change(session, (draft) => removeTasks(draft, ids, rules)),
   });
@@ -150,6 +154,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     description: TASK_GET_DESCRIPTION,
     kind: 'think',
     effects: { readOnly: true },
+    output: taskListOutput,
     input: taskGetInput,
     execute: ({ ids }, { session }) =>
       access.use(session, ({ draft, notes }: OpenedList) => ({
