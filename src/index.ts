@@ -59,6 +59,7 @@ export { ToolError } from './errors/tool-error.js';
 export { PathError } from './errors/path-error.js';
 export type { PathErrorReason } from './errors/path-error.js';
 export { WorkspaceError } from './errors/workspace-error.js';
+export { RemoteWorkspaceError } from './errors/remote-workspace-error.js';
 export { SessionBusyError } from './errors/session-busy-error.js';
 export { SessionLeaseLostError } from './errors/session-lease-lost-error.js';
 export { SessionStoreError } from './errors/session-store-error.js';
@@ -81,7 +82,14 @@ export type { SessionStoreDefaults } from './stores/store-options.js';
 
 // Workspace
 export { isInside, MAX_LINK_HOPS, MAX_PATH_LENGTH, MAX_SEGMENT_BYTES, PRIVATE_FOLDER, Workspace } from './workspace/workspace.js';
-export type { AtomicWriteOptions, ResolvedPath, ResolveOptions } from './workspace/workspace.js';
+export type { AtomicWriteOptions, ResolvedPath, ResolveOptions, WorkspaceCapabilities } from './workspace/workspace.js';
+export { connectWorkspace, DEFAULT_CONNECT_TIMEOUT_MS } from './workspace/remote/connect.js';
+export type { CommandConnectOptions, ConnectWorkspaceOptions, SandboxConnectOptions } from './workspace/remote/connect.js';
+export { RemoteWorkspace } from './workspace/remote/remote-workspace.js';
+export type { WorkspaceJobs } from './workspace/remote/remote-workspace.js';
+export type { SandboxProcessLike, SandboxSessionLike } from './workspace/remote/sandbox-session.js';
+export { PROTOCOL_VERSION as REMOTE_WORKSPACE_PROTOCOL_VERSION } from './workspace/remote/protocol.js';
+export type { WireJob as RemoteJob } from './workspace/remote/protocol.js';
 export { withPathLock } from './workspace/path-lock.js';
 
 // Background jobs (issue: shell and jobs)

@@ -22,6 +22,11 @@ function packageVersion(): string {
 }
 
 async function main(args: readonly string[]): Promise<void> {
+  if (args[0] === 'serve-workspace') {
+    // The box end of connectWorkspace(): core only, nothing MCP-specific is loaded.
+    const { runServeWorkspaceCommand } = await import('../../src/workspace/remote/serve-command.js');
+    process.exit(await runServeWorkspaceCommand(args.slice(1), packageVersion()));
+  }
   const parsed = parseCli(args);
   if (parsed.command === 'help') return void process.stdout.write(HELP_TEXT);
   if (parsed.command === 'version') return void process.stdout.write(`${packageVersion()}\n`);

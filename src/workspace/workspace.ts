@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { realpathSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { PathError } from '../errors/path-error.js';
@@ -64,7 +64,17 @@ export class Workspace {
   /** The root as given, made absolute; absolute paths under it are accepted too. */
   readonly #givenRoot: string;
 
-  constructor(root: string) {
+  /**
+   * @param root The folder, on this machine; it must exist.
+   * @param elsewhere Internal: {@link ROOT_ELSEWHERE} marks a workspace whose files are on another
+   *   machine (a remote workspace), whose root is taken as its box reported it.
+   */
+  constructor(root: string, elsewhere?: typeof ROOT_ELSEWHERE) {
+    if (elsewhere === ROOT_ELSEWHERE) {
+      this.#givenRoot = root;
+      this.root = root;
+      return;
+    }
     if (typeof root !== 'string' || root.trim() === '') {
       throw new WorkspaceError(String(root), `Expected the workspace root to be a folder path, got ${JSON.stringify(root)}.`);
     }
@@ -80,6 +90,40 @@ export class Workspace {
     }
     this.root = canonical;
   }
+
+  /** Where the workspace is, in a line for instructions and logs. */
+  get description(): string {
+    return `the folder ${this.root} on this machine`;
+  }
+
+  /**
+   * What this workspace can do apart from the methods every workspace has; collections ask
+   * this instead of asking what kind of workspace they were given.
+   */
+  get capabilities(): WorkspaceCapabilities {
+    return {
+      readsLocalDisk: this.open === Workspace.prototype.open && this.readFile === Workspace.prototype.readFile,
+      listsLocalDisk: this.list === Workspace.prototype.list && this.lstatOrUndefined === Workspace.prototype.lstatOrUndefined,
+      spawnsLocally: this.spawn === Workspace.prototype.spawn,
+    };
+  }
+
+  /**
+   * The environment programs started in the workspace inherit when the shell is told to
+   * (`inheritEnv`): this process's for a local workspace, the box's for a remote one, so
+   * nothing of the caller's reaches a box unless the host passes it.
+   */
+  processEnvironment(): Readonly<Record<string, string | undefined>> {
+    return process.env;
+  }
+
+  /** The path of a program on the `PATH` where the workspace runs programs, or `undefined`. */
+  findProgram(name: string): string | undefined {
+    return findOnPath(name, process.env.PATH ?? '');
+  }
+
+  /** Lets go of what the workspace holds (a remote workspace's connection). Nothing to do locally. */
+  async close(): Promise<void> {}
 
   /**
    * Canonicalises `input` (relative to the root, or absolute inside it) and checks that it
@@ -384,6 +428,37 @@ export class Workspace {
       throw new PathError(shown, 'private', `The workspace's private folder \`${shown}\` is a file, so nothing was written there. Ask the user to remove or rename it.`);
     }
   }
+}
+
+/** What a {@link Workspace} can do beyond the methods every workspace has. */
+export interface WorkspaceCapabilities {
+  /** `open` and `readFile` read this machine's disk: a worker thread may read the files itself. */
+  readonly readsLocalDisk: boolean;
+  /** `list` and `lstatOrUndefined` read this machine's disk: a worker thread may walk the tree itself. */
+  readonly listsLocalDisk: boolean;
+  /** `spawn` starts programs on this machine: host-side sandboxes (`bwrap`) and probes apply. */
+  readonly spawnsLocally: boolean;
+}
+
+/** Marks a workspace whose root is on another machine; see the {@link Workspace} constructor. */
+export const ROOT_ELSEWHERE: unique symbol = Symbol('agent-toolbelt.rootElsewhere');
+
+function findOnPath(name: string, searchPath: string): string | undefined {
+  const executable = (file: string) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (name.includes('/')) return executable(name) ? name : undefined;
+  for (const folder of searchPath.split(path.delimiter)) {
+    if (folder === '') continue;
+    const candidate = path.join(folder, name);
+    if (executable(candidate)) return candidate;
+  }
+  return undefined;
 }
 
 /** True when `child` is `parent` or below it (lexically; both canonical). */

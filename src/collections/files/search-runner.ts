@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { Workspace } from '../../workspace/workspace.js';
+import type { Workspace } from '../../workspace/workspace.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { locateRipgrep, ripgrepCandidates, ripgrepGlob, ripgrepPattern, walkOrder, type RipgrepAnswer } from './ripgrep.js';
 import { SearchChannel, type ChannelStop, type FileState, type WalkEnd } from './search-channel.js';
@@ -18,22 +18,22 @@ const READ_AHEAD = 16;
 
 /**
  * True when the workspace reads the local disk with `Workspace`'s own `open` and `readFile`
- * (not a subclass standing in for a container or a remote machine). Only then may the worker
+ * (its `capabilities.readsLocalDisk`; a remote workspace or a subclass says no). Only then may the worker
  * read the files the walk found itself ("disk mode"): synchronous reads in the worker cost a
  * fraction of an asynchronous open, read and close per file on the main thread. Any other
  * workspace is read through its methods.
  */
 export function readsLocalDisk(workspace: Workspace): boolean {
-  return workspace.open === Workspace.prototype.open && workspace.readFile === Workspace.prototype.readFile;
+  return workspace.capabilities.readsLocalDisk;
 }
 
 /**
- * True when the workspace lists folders with `Workspace`'s own `list` and `lstatOrUndefined`:
- * then `find_files` may walk the tree in a worker with synchronous calls (see
+ * True when the workspace lists folders with `Workspace`'s own `list` and `lstatOrUndefined`
+ * (its `capabilities.listsLocalDisk`): then `find_files` may walk the tree in a worker with synchronous calls (see
  * {@link readsLocalDisk}).
  */
 export function listsLocalDisk(workspace: Workspace): boolean {
-  return workspace.list === Workspace.prototype.list && workspace.lstatOrUndefined === Workspace.prototype.lstatOrUndefined;
+  return workspace.capabilities.listsLocalDisk;
 }
 
 /** What one search is asked to do. */

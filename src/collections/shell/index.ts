@@ -164,7 +164,8 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function environmentFor(config: ShellConfig): Record<string, string> {
-  return buildEnvironment({ inheritEnv: config.inheritEnv, ...(config.env === undefined ? {} : { env: config.env }) });
+  // The environment to inherit is the workspace's: this process's, or a remote box's own.
+  return buildEnvironment({ inheritEnv: config.inheritEnv, ...(config.env === undefined ? {} : { env: config.env }) }, config.workspace.processEnvironment());
 }
 
 function regexProblem(pattern: string): string | undefined {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { Workspace } from '../../workspace/workspace.js';
+import type { Workspace } from '../../workspace/workspace.js';
 import { describeType, validateEnvOption } from './environment.js';
 import { findCompoundSyntax } from './policy.js';
 import { bwrapArguments, findExecutable, probeBwrap } from './sandbox.js';
@@ -102,7 +102,7 @@ export function resolveShellOptions(options: ShellToolsOptions): ShellConfig {
   for (const key of Object.keys(options)) {
     if (!KNOWN_OPTIONS.has(key)) throw new TypeError(`Unknown option \`${key}\` for createShellTools(). Known options: ${[...KNOWN_OPTIONS].join(', ')}.`);
   }
-  if (!(options.workspace instanceof Workspace)) {
+  if (!isWorkspace(options.workspace)) {
     throw new TypeError(`Expected the \`workspace\` option to be a Workspace (\`new Workspace(root)\`), got \`${String(options.workspace)}\` (${describeType(options.workspace)}).`);
   }
   const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
@@ -135,12 +135,19 @@ export function resolveShellOptions(options: ShellToolsOptions): ShellConfig {
   if (options.shell !== undefined && (typeof options.shell !== 'string' || options.shell.trim() === '')) {
     throw new TypeError(`Expected the \`shell\` option to be a program name or path, got \`${String(options.shell)}\` (${describeType(options.shell)}).`);
   }
-  const shell = options.shell ?? (launcher.length > 0 ? 'sh' : (findExecutable('bash') ?? findExecutable('sh') ?? '/bin/sh'));
+  // Programs are looked up where the workspace runs them: on this machine, or in a remote box.
+  const shell = options.shell ?? (launcher.length > 0 ? 'sh' : (options.workspace.findProgram('bash') ?? options.workspace.findProgram('sh') ?? '/bin/sh'));
 
   let sandbox: ShellConfig['sandbox'];
   if (options.sandbox !== undefined) {
     if (options.sandbox !== 'bwrap') {
       throw new TypeError(`Expected the \`sandbox\` option to be 'bwrap' or left out, got \`${String(options.sandbox)}\` (${describeType(options.sandbox)}).`);
+    }
+    if (!options.workspace.capabilities.spawnsLocally) {
+      throw new TypeError(
+        "The `sandbox: 'bwrap'` option sandboxes programs on this machine, but this workspace runs them elsewhere (" +
+          `${options.workspace.description}). Sandbox the box end instead: \`agent-toolbelt serve-workspace --root DIR --sandbox bwrap\`, or leave out \`sandbox\`.`,
+      );
     }
     const readOnlyPaths = options.sandboxReadOnlyPaths === undefined ? [] : stringList('sandboxReadOnlyPaths', options.sandboxReadOnlyPaths);
     for (const folder of readOnlyPaths) {
@@ -226,4 +233,11 @@ function prefixList(name: 'allow' | 'deny', value: unknown): string[] | undefine
     }
   }
   return list.map((entry) => entry.trim());
+}
+
+/** A {@link Workspace}, local or remote, told by its shape: collections do not ask which kind. */
+function isWorkspace(value: unknown): value is Workspace {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Partial<Record<keyof Workspace, unknown>>;
+  return typeof candidate.root === 'string' && typeof candidate.spawn === 'function' && typeof candidate.resolveDirectory === 'function';
 }
