@@ -104,6 +104,19 @@ export { createReadOnlyFileTools } from './collections/files/read-tools.js';
 export type { ReadToolsOptions } from './collections/files/read-tools.js';
 export { createFileTools } from './collections/files/index.js';
 export type { FileToolCollection, FileToolsOptions, SkippedFile, UndoneFile, UndoResult } from './collections/files/index.js';
+export { parsePatch } from './collections/files/apply-patch/parse.js';
+export type { ChunkLine, PatchChunk, PatchOperation } from './collections/files/apply-patch/parse.js';
+export type { PatchedFile } from './collections/files/apply-patch/apply.js';
+
+// Provider-native tool dialects
+export { nativeTools, toolsWithNative } from './dialects/native-tools.js';
+export type { NativeFileTools, NativeProvider, NativeTools, NativeToolsOptions } from './dialects/native-tools.js';
+export { TEXT_EDITOR_NAME } from './dialects/text-editor.js';
+export type { TextEditorOptions } from './dialects/text-editor.js';
+export { BASH_NAME } from './dialects/bash.js';
+export { OPENAI_SHELL_NAME } from './dialects/openai-shell.js';
+export type { OpenAIShellData, ShellCommandOutput } from './dialects/openai-shell.js';
+export type { NativeApplyPatchOperation } from './dialects/openai-apply-patch.js';
 
 // Collections: shell
 export { createShellTools } from './collections/shell/index.js';
@@ -157,6 +170,12 @@ export type { ScratchToolsOptions } from './collections/scratch/options.js';
 export { MAX_NOTE_NAME_LENGTH } from './collections/scratch/note-name.js';
 export { MAX_LISTED_NOTES, MAX_NOTE_CHARACTERS } from './collections/scratch/notes.js';
 export { MAX_LOG_ENTRY_CHARACTERS, MAX_LOG_READ_CHARACTERS, MAX_LOG_TAIL, SESSION_LOG_FILE } from './collections/scratch/session-log.js';
+
+// Collections: skills
+export { createSkillTools } from './collections/skills/index.js';
+export type { DiscoveredSkill, LoadedSkillData, SkillCatalog, SkillCollection, SkillToolsOptions, SkippedSkill } from './collections/skills/index.js';
+export { DEFAULT_MAX_SKILL_CHARACTERS, DEFAULT_MAX_SKILL_LISTING_CHARACTERS, DEFAULT_SKILL_FOLDERS } from './collections/skills/options.js';
+export { MAX_SKILL_DESCRIPTION_LENGTH, MAX_SKILL_NAME_LENGTH, SKILL_NAME_PATTERN } from './collections/skills/skill-file.js';
 
 // Collections: GitHub
 export { createGitHubTools } from './collections/github/index.js';

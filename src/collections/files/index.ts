@@ -1,5 +1,8 @@
 import type { Session } from '../../session.js';
-import type { ToolCollection } from '../../tool.js';
+import { createNativeApplyPatchTool } from '../../dialects/openai-apply-patch.js';
+import type { NativeFileTools } from '../../dialects/native-tools.js';
+import { createTextEditorTool } from '../../dialects/text-editor.js';
+import type { ToolCollection, ToolDefinition } from '../../tool.js';
 import { createApplyPatchTool } from './apply-patch/tool.js';
 import { createCreateFileTool } from './create-file.js';
 import { createDeleteFileTool } from './delete-file.js';
@@ -35,6 +38,12 @@ export interface FileToolsOptions extends ReadToolsOptions {
 /** The `files` collection with the host calls for undo. */
 export type FileToolCollection = ToolCollection & {
   /**
+   * These tools in the shapes providers train their models on (Anthropic's text editor, the
+   * Responses API's `apply_patch`), run by this collection's rules. Adapters use them for
+   * their `native: true` option; see `src/dialects/README.md`.
+   */
+  readonly native: NativeFileTools;
+  /**
    * Starts a new undo unit: call it before each prompt you send, so {@link undo} takes back one
    * prompt's changes. A host that never calls it has one unit holding every change. Does
    * nothing without `keepBackups`, and nothing when the current unit has no change yet.
@@ -69,17 +78,26 @@ export type FileToolCollection = ToolCollection & {
 export function createFileTools(options: FileToolsOptions): FileToolCollection {
   const resolved = validateFileToolsOptions(options);
   const context: WriteToolsContext = { workspace: resolved.workspace, keepBackups: resolved.keepBackups, maxLineLength: resolved.maxLineLength };
+  const tools = [
+    ...createReadTools(options),
+    createCreateFileTool(context),
+    createWriteFileTool(context),
+    createEditFileTool(context),
+    createMoveFileTool(context),
+    createDeleteFileTool(context),
+    ...(resolved.applyPatch ? [createApplyPatchTool(context)] : []),
+  ];
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  let nativeApplyPatch: ToolDefinition<any> | undefined;
   return {
     name: 'files',
-    tools: [
-      ...createReadTools(options),
-      createCreateFileTool(context),
-      createWriteFileTool(context),
-      createEditFileTool(context),
-      createMoveFileTool(context),
-      createDeleteFileTool(context),
-      ...(resolved.applyPatch ? [createApplyPatchTool(context)] : []),
-    ],
+    tools,
+    native: {
+      textEditor: (editorOptions) => createTextEditorTool(context, byName, editorOptions),
+      get applyPatch() {
+        return (nativeApplyPatch ??= createNativeApplyPatchTool(context));
+      },
+    },
     instructions: `${READ_TOOLS_INSTRUCTIONS}\n\n${WRITE_TOOLS_INSTRUCTIONS}`,
     beginUndoUnit(session) {
       if (context.keepBackups) beginUndoUnit(session, context.workspace);

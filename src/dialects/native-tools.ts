@@ -1,0 +1,78 @@
+import { collectTools } from '../context.js';
+import type { ToolCollection, ToolDefinition } from '../tool.js';
+import { createBashTool } from './bash.js';
+import { createOpenAIShellTool } from './openai-shell.js';
+import type { TextEditorOptions } from './text-editor.js';
+
+/** The providers whose own tool shapes the collections can be offered in. */
+export type NativeProvider = 'openai' | 'anthropic';
+
+/** The provider-shaped tools a files collection carries, built on its own context (`files.native`). */
+export interface NativeFileTools {
+  /** Anthropic's text editor, `str_replace_based_edit_tool` (`text_editor_20250728`). */
+  textEditor(options?: TextEditorOptions): ToolDefinition<any>;
+  /** The Responses API's `apply_patch`, one file operation per `apply_patch_call`. */
+  readonly applyPatch: ToolDefinition<any>;
+}
+
+/** Options of {@link nativeTools}. */
+export interface NativeToolsOptions {
+  /** The text editor's `max_characters`: `view` replies are cut there. */
+  readonly maxCharacters?: number;
+}
+
+/** What {@link nativeTools} found: the native tools, and our tools they stand in for. */
+export interface NativeTools {
+  /** Tools that run the provider's own calls, by the provider's tool name (`str_replace_based_edit_tool`, `bash`, `apply_patch`, `shell`). */
+  readonly tools: ReadonlyMap<string, ToolDefinition<any>>;
+  /** Our tools left out of the request because a native tool does their work. */
+  readonly replaced: ReadonlySet<string>;
+}
+
+/** Our tools each native tool stands in for. */
+const REPLACES: Readonly<Record<string, readonly string[]>> = {
+  str_replace_based_edit_tool: ['read_file', 'create_file', 'write_file', 'edit_file'],
+  bash: ['run_shell'],
+  apply_patch: ['create_file', 'write_file', 'edit_file', 'delete_file', 'apply_patch'],
+  shell: ['run_shell'],
+};
+
+/**
+ * The provider's own file and shell tools, run by the collections given: for Anthropic the
+ * text editor (from a files collection) and bash (from `run_shell`), for OpenAI `apply_patch`
+ * and `shell`. Adapters call it for their `native: true` option, send these tools in the
+ * provider's shape, and leave out the tools of ours they replace (the reading tools other
+ * than `read_file`, `move_file` and the rest stay). Policy, approval, read before write,
+ * backups and undo are those of the tools that do the work.
+ *
+ * @throws {TypeError} when the collections hold neither a files collection nor `run_shell`.
+ */
+export function nativeTools(collections: readonly ToolCollection[], provider: NativeProvider, options: NativeToolsOptions = {}): NativeTools {
+  const files = collections.map((collection) => (collection as { native?: NativeFileTools }).native).find((native) => typeof native?.textEditor === 'function');
+  const runShell = collectTools(collections).get('run_shell');
+  if (files === undefined && runShell === undefined) {
+    throw new TypeError(
+      '`native: true` offers the files and shell collections in the provider\'s own tool shapes, but none of the collections is one: pass `createFileTools(…)` or `createShellTools(…)`, or leave `native` out.',
+    );
+  }
+  const tools = new Map<string, ToolDefinition<any>>();
+  const add = (tool: ToolDefinition<any>) => tools.set(tool.name, tool);
+  if (provider === 'anthropic') {
+    if (files !== undefined) add(files.textEditor(options.maxCharacters === undefined ? {} : { maxCharacters: options.maxCharacters }));
+    if (runShell !== undefined) add(createBashTool(runShell));
+  } else {
+    if (files !== undefined) add(files.applyPatch);
+    if (runShell !== undefined) add(createOpenAIShellTool(runShell));
+  }
+  return { tools, replaced: new Set([...tools.keys()].flatMap((name) => REPLACES[name] ?? [])) };
+}
+
+/**
+ * The tools a request carries with `native: true`: our tools minus the replaced ones, then
+ * the native ones (whose names may take a replaced one's place, as `apply_patch` does).
+ */
+export function toolsWithNative(functionTools: ReadonlyMap<string, ToolDefinition<any>>, native: NativeTools): Map<string, ToolDefinition<any>> {
+  const merged = new Map([...functionTools].filter(([name]) => !native.replaced.has(name)));
+  for (const [name, tool] of native.tools) merged.set(name, tool);
+  return merged;
+}
