@@ -15,7 +15,7 @@ import {
 import { buildEnvironment } from './environment.js';
 import { formatShellResult } from './format.js';
 import { resolveShellOptions, type ShellConfig, type ShellToolsOptions } from './options.js';
-import { checkCommand, commandApprovalKey, onlyChangesDirectory } from './policy.js';
+import { checkCommand, commandApprovalKey, onlyChangesDirectory, prepareCommandPolicy } from './policy.js';
 import { runCommand } from './run-command.js';
 import { runShellOutput } from './output-schema.js';
 
@@ -40,6 +40,8 @@ const REPLY_RESERVE = 1_000;
  */
 export function createShellTools(options: ShellToolsOptions): ToolCollection {
   const config = resolveShellOptions(options);
+  // The bash grammar behind the allowlist and "always" keys loads in the background, once.
+  void prepareCommandPolicy();
   const shellName = path.basename(config.shell);
   return {
     name: 'shell',
@@ -89,8 +91,10 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
     canRunInBackground: true,
     reportsProgress: true,
     async checkPolicy({ command, working_directory }: Input) {
-      const refusal = checkCommand(command, policy);
+      const refusal = await checkCommand(command, policy);
       if (refusal !== undefined) return refusal;
+      // approvalKey, which comes next, is synchronous and needs the grammar loaded.
+      await prepareCommandPolicy();
       if (working_directory !== undefined) {
         try {
           await config.workspace.resolveDirectory(working_directory);
@@ -106,7 +110,7 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
     approvalKey: ({ command }: Input) => commandApprovalKey(command),
     async execute({ command, working_directory, timeout_seconds, output_filter }: Input, context) {
       // The policy runs again here: execute may be reached without runTool (a host calling it directly).
-      const refusal = checkCommand(command, policy);
+      const refusal = await checkCommand(command, policy);
       if (refusal !== undefined) return { text: refusal, isError: true };
       const directory = await config.workspace.resolveDirectory(working_directory ?? '.');
       const notes: string[] = [];

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Workspace } from '../../workspace/workspace.js';
 import { describeType, validateEnvOption } from './environment.js';
-import { findCompoundSyntax } from './policy.js';
+import { prefixProblem } from './policy.js';
 import { bwrapArguments, findExecutable, probeBwrap } from './sandbox.js';
 
 /** Default time a command may run: 120 s. */
@@ -32,8 +32,11 @@ export interface ShellToolsOptions {
   readonly maxSpillCharacters?: number;
   /**
    * Command prefixes that may run, matched against the command's first words ignoring case:
-   * `git` allows `git log` but not `gitk`, `git status` allows only that. With an allowlist,
-   * chaining, substitution, redirection and line breaks are refused. No list: anything runs.
+   * `git` allows `git log` but not `gitk`, `git status` allows only that. With an allowlist, a
+   * command runs only when the bash grammar proves it one plain command whose words are
+   * literals (no chaining, substitution, expansion, `$'…'`, redirection, line breaks, and no
+   * builtin that evaluates code). Needs bash or sh as the `shell`, or a `sandbox`. No list:
+   * anything runs.
    */
   readonly allow?: readonly string[];
   /** Exceptions carved out of `allow` (`allow: ['git'], deny: ['git push']`). Needs `allow`. */
@@ -174,6 +177,8 @@ export function resolveShellOptions(options: ShellToolsOptions): ShellConfig {
     throw new TypeError("The `sandboxReadOnlyPaths` option only applies with `sandbox: 'bwrap'`.");
   }
 
+  if (allow !== undefined && sandbox === undefined) checkAllowlistShell(shell);
+
   return {
     workspace: options.workspace,
     timeoutMs,
@@ -190,6 +195,24 @@ export function resolveShellOptions(options: ShellToolsOptions): ShellConfig {
     launcher,
     ...(sandbox === undefined ? {} : { sandbox }),
   };
+}
+
+/** Shells whose grammar the allowlist's check reads: bash, and POSIX sh, whose plain words are bash's. */
+const ALLOWLIST_SHELLS = new Set(['bash', 'sh', 'dash']);
+
+/**
+ * The allowlist proves commands plain with bash's grammar. zsh (glob qualifiers that run code,
+ * `=(…)`), ksh, fish and others read the same text differently, so without a sandbox the
+ * combination is refused rather than trusted.
+ */
+function checkAllowlistShell(shell: string): void {
+  const name = path.basename(shell);
+  if (ALLOWLIST_SHELLS.has(name)) return;
+  throw new TypeError(
+    `The \`allow\` option checks commands with bash's grammar, and \`shell: '${shell}'\` reads commands with its own` +
+      (name === 'zsh' ? ' (glob qualifiers and `=(…)` run code that bash would read as plain words)' : '') +
+      ", so the allowlist could not hold. Add `sandbox: 'bwrap'` to make the sandbox the boundary, use `shell: 'bash'` or `'sh'`, or leave out `allow`.",
+  );
 }
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
@@ -227,9 +250,9 @@ function prefixList(name: 'allow' | 'deny', value: unknown): string[] | undefine
     throw new TypeError('Expected the `allow` option to list at least one command prefix, such as `[\'git\', \'npm test\']`; leave it out to allow every command.');
   }
   for (const entry of list) {
-    const compound = findCompoundSyntax(entry);
-    if (compound !== undefined) {
-      throw new TypeError(`Expected the \`${name}\` option to hold plain command prefixes, got \`${entry}\`, which contains ${compound}.`);
+    const problem = prefixProblem(entry);
+    if (problem !== undefined) {
+      throw new TypeError(`Expected the \`${name}\` option to hold plain command prefixes, got \`${entry}\`, which contains ${problem}.`);
     }
   }
   return list.map((entry) => entry.trim());

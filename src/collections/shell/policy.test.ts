@@ -1,33 +1,37 @@
-import { describe, expect, it } from 'vitest';
-import { checkCommand, commandApprovalKey, findCompoundSyntax, matchesPrefix, onlyChangesDirectory } from './policy.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkCommand, commandApprovalKey, onlyChangesDirectory, prefixProblem, prepareCommandPolicy } from './policy.js';
 
-describe('matchesPrefix', () => {
-  it('matches whole words, ignoring case', () => {
-    expect(matchesPrefix('git log --oneline', 'git')).toBe(true);
-    expect(matchesPrefix('GIT Log', 'git log')).toBe(true);
-    expect(matchesPrefix('gitk', 'git')).toBe(false);
-    expect(matchesPrefix('git', 'git status')).toBe(false);
-    expect(matchesPrefix('git statusx', 'git status')).toBe(false);
-    expect(matchesPrefix('  git\tstatus ', 'git status')).toBe(true);
+beforeAll(prepareCommandPolicy);
+
+describe('allow prefixes', () => {
+  it('match whole words, ignoring case', async () => {
+    const allowed = async (command: string, prefix: string) => (await checkCommand(command, { allow: [prefix] })) === undefined;
+    expect(await allowed('git log --oneline', 'git')).toBe(true);
+    expect(await allowed('GIT Log', 'git log')).toBe(true);
+    expect(await allowed('gitk', 'git')).toBe(false);
+    expect(await allowed('git', 'git status')).toBe(false);
+    expect(await allowed('git statusx', 'git status')).toBe(false);
+    expect(await allowed('  git\tstatus ', 'git status')).toBe(true);
   });
 
-  it('sees words as the shell does after quote removal, so quoting cannot slip past deny', () => {
+  it('sees words as the shell does after quote removal, so quoting cannot slip past deny', async () => {
     const policy = { allow: ['git'], deny: ['git push'] };
     for (const command of ['git "push" origin', "git pu''sh", 'git pu\\sh', "'git' push"]) {
-      expect(checkCommand(command, policy), command).toBe(
+      expect(await checkCommand(command, policy), command).toBe(
         'Refused: commands starting with `git push` are denied on this host. Nothing was run. Do not retry it in another form; ask the user if it is needed.',
       );
     }
-    expect(checkCommand('"git" status', policy)).toBeUndefined();
+    expect(await checkCommand('"git" status', policy)).toBeUndefined();
   });
 });
 
-describe('findCompoundSyntax', () => {
-  it('finds chaining, substitution, redirection and line breaks, and nothing in plain commands', () => {
-    expect(findCompoundSyntax('npm test -- --grep "a b"')).toBeUndefined();
-    expect(findCompoundSyntax('echo $HOME')).toBeUndefined();
-    expect(findCompoundSyntax('a >(b)')).toBe('process substitution `>(`');
-    expect(findCompoundSyntax('a && b')).toBe('`&&`');
+describe('prefixProblem', () => {
+  it('finds chaining, substitution, expansion, redirection and patterns, and nothing in plain prefixes', () => {
+    expect(prefixProblem('npm test -- --grep "a b"')).toBeUndefined();
+    expect(prefixProblem('echo $HOME')).toBe('a variable expansion `$`');
+    expect(prefixProblem('a >(b)')).toBe('process substitution `>(`');
+    expect(prefixProblem('a && b')).toBe('`&&`');
+    expect(prefixProblem('git*')).toBe('a pattern character (`*` `?` `[` `{` `~`)');
   });
 });
 
@@ -81,14 +85,14 @@ describe('onlyChangesDirectory', () => {
 });
 
 describe('checkCommand', () => {
-  it('quotes at most 100 characters of a refused command, however long its first word', () => {
-    expect(checkCommand(`${'x'.repeat(200_000)} status`, { allow: ['git'] })).toBe(
+  it('quotes at most 100 characters of a refused command, however long its first word', async () => {
+    expect(await checkCommand(`${'x'.repeat(200_000)} status`, { allow: ['git'] })).toBe(
       `Refused: \`${'x'.repeat(100)}…\` is not an allowed command on this host (allowed: \`git\`). Nothing was run. Use an allowed command, or ask the user to run this one.`,
     );
   });
 
-  it('refuses an empty command and lets anything else through without an allowlist', () => {
-    expect(checkCommand('  ', {})).toBe('The command is empty. Pass the command to run, such as `git status`.');
-    expect(checkCommand('rm -rf build; make', {})).toBeUndefined();
+  it('refuses an empty command and lets anything else through without an allowlist', async () => {
+    expect(await checkCommand('  ', {})).toBe('The command is empty. Pass the command to run, such as `git status`.');
+    expect(await checkCommand('rm -rf build; make', {})).toBeUndefined();
   });
 });
