@@ -70,6 +70,23 @@ function quoteName(name: string): string {
     .join('.');
 }
 
+/** ` at host:port/database` for messages, never the password; empty when the pool does not say. */
+function serverOf(options: pg.PoolConfig): string {
+  let { host, port, database } = options;
+  if (options.connectionString !== undefined) {
+    try {
+      const url = new URL(options.connectionString);
+      host = url.hostname || host;
+      port = url.port === '' ? port : Number(url.port);
+      database = decodeURIComponent(url.pathname.slice(1)) || database;
+    } catch {
+      // Not a URL (a key=value string): say nothing rather than echo it, as it may hold a password.
+    }
+  }
+  if (host === undefined) return '';
+  return ` at ${host}${port === undefined ? '' : `:${port}`}${database === undefined ? '' : `/${database}`}`;
+}
+
 class PostgresBackend implements SessionStoreBackend {
   readonly description: string;
   readonly #pool: pg.Pool;
@@ -86,8 +103,7 @@ class PostgresBackend implements SessionStoreBackend {
     this.#ownsPool = ownsPool;
     this.#table = quoteName(table);
     this.#channel = `${table.replace('.', '_')}_released`.slice(0, 63);
-    const { host, port, database } = pool.options as { host?: string; port?: number; database?: string };
-    const where = host === undefined ? '' : ` at ${host}${port === undefined ? '' : `:${port}`}${database === undefined ? '' : `/${database}`}`;
+    const where = serverOf(pool.options);
     this.description = `the Postgres session store (table ${table}${where})`;
     // A pool emits 'error' when an idle client's connection drops; without a listener that would end the process.
     if (ownsPool) pool.on('error', () => undefined);
@@ -258,9 +274,11 @@ class PostgresBackend implements SessionStoreBackend {
       if (message.channel !== this.#channel || message.payload === undefined) return;
       for (const waiter of this.#waiters.get(message.payload) ?? []) waiter();
     });
-    client.on('error', () => {
-      // The connection dropped: wake everyone (they retry, and fall back on their timers) and listen again next time.
+    client.on('error', (error) => {
+      // The connection dropped: hand it back to be destroyed (or pool.end() would wait for it), wake everyone
+      // (they retry, and fall back on their timers) and listen again next time.
       this.#listener = undefined;
+      client.release(error);
       for (const waiters of this.#waiters.values()) for (const waiter of waiters) waiter();
     });
     await client.query(`LISTEN "${this.#channel}"`);

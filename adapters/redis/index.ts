@@ -128,13 +128,14 @@ class RedisBackend implements SessionStoreBackend {
   #leaseKey = (id: string) => `${this.#prefix}{${id}}:lease`;
 
   async #send(args: string[]): Promise<unknown> {
-    if (this.#client.isOpen === false && this.#client.connect !== undefined) {
-      this.#connected ??= this.#client.connect().catch((error: unknown) => {
+    // Connect once; every command waits for that first connection (later reconnects are the client's own).
+    if (this.#connected === undefined && this.#client.isOpen === false && this.#client.connect !== undefined) {
+      this.#connected = this.#client.connect().catch((error: unknown) => {
         this.#connected = undefined;
         throw error;
       });
-      await this.#connected;
     }
+    if (this.#connected !== undefined) await this.#connected;
     return this.#client.sendCommand(args);
   }
 

@@ -21,17 +21,11 @@ import {
 const MAX_POLL_MS = 50;
 
 /**
- * The version each session object was loaded or last saved at, per store, so `save` can
- * refuse to write over a version it did not start from. Kept beside the session, not in its
- * JSON, so `toJSON()` stays what it was.
+ * The version each session object was loaded or last saved at, so `save` can refuse to
+ * write over a version it did not start from. Kept beside the session, not in its JSON, so
+ * `toJSON()` stays what it was; any instance of the store may save it.
  */
-const loadedVersions = new WeakMap<Session, WeakMap<SessionStoreBackend, number>>();
-
-function rememberVersion(session: Session, backend: SessionStoreBackend, version: number): void {
-  let versions = loadedVersions.get(session);
-  if (versions === undefined) loadedVersions.set(session, (versions = new WeakMap()));
-  versions.set(backend, version);
-}
+const loadedVersions = new WeakMap<Session, number>();
 
 /**
  * Builds a {@link SessionStore} on a storage system's primitives: the lease wait (woken by
@@ -164,7 +158,7 @@ export function createSessionStore(backend: SessionStoreBackend, defaults: Sessi
     const stored = await call('load', id, () => backend.read(id));
     if (stored.json === undefined) return undefined;
     const session = restoreSession(stored.json);
-    rememberVersion(session, backend, stored.version);
+    loadedVersions.set(session, stored.version);
     return session;
   }
 
@@ -173,13 +167,13 @@ export function createSessionStore(backend: SessionStoreBackend, defaults: Sessi
       throw new TypeError(`Expected a Session from createSession() or store.load(), got \`${String(session)}\` (${typeof session}).`);
     }
     assertStoreTimings(options, 'save');
-    const expectedVersion = loadedVersions.get(session)?.get(backend) ?? 0;
+    const expectedVersion = loadedVersions.get(session) ?? 0;
     const json = session.toJSON();
     const outcome = await call('save', session.id, () =>
       backend.write(session.id, json, { expectedVersion, leaseToken: undefined, ttlMs: options.ttlMs ?? defaults.ttlMs }),
     );
     if (!outcome.written) throw refusal(session.id, outcome, expectedVersion);
-    rememberVersion(session, backend, outcome.version);
+    loadedVersions.set(session, outcome.version);
     return outcome.version;
   }
 

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { link, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SessionJSON } from '../session.js';
 import { createSessionStore } from './create-session-store.js';
@@ -172,14 +172,21 @@ class FileBackend implements SessionStoreBackend {
 
   async write(id: string, json: SessionJSON, options: { expectedVersion: number; leaseToken: string | undefined; ttlMs: number | undefined }): Promise<WriteOutcome> {
     const folder = options.leaseToken === undefined ? await this.#ensureFolder(id) : this.#folder(id);
-    const scan = await this.#scan(folder, false);
-    const current = await this.#readLease(folder, scan!.lease);
+    const scan = await this.#scan(folder, true);
+    if (scan === undefined) {
+      if (!(await this.#rootExists())) throw new Error(`the folder ${this.#root} is missing`);
+      // A turn's folder holds its lease: gone means the session was deleted under the turn.
+      if (options.leaseToken !== undefined) return { written: false, reason: 'lease', storedVersion: 0 };
+      this.#ready.delete(folder);
+      throw new Error(`the folder of session ${JSON.stringify(id)} was deleted while saving`);
+    }
+    const current = await this.#readLease(folder, scan.lease);
     const live = current !== undefined && !current.released && current.expiresAt > Date.now();
     if (options.leaseToken !== undefined && !(live && current.token === options.leaseToken)) {
-      return { written: false, reason: 'lease', storedVersion: scan!.version };
+      return { written: false, reason: 'lease', storedVersion: scan.version };
     }
-    if (options.leaseToken === undefined && live) return { written: false, reason: 'busy', storedVersion: scan!.version };
-    if (scan!.version !== options.expectedVersion) return { written: false, reason: 'version', storedVersion: scan!.version };
+    if (options.leaseToken === undefined && live) return { written: false, reason: 'busy', storedVersion: scan.version };
+    if (scan.version !== options.expectedVersion) return { written: false, reason: 'version', storedVersion: scan.version };
 
     const version = options.expectedVersion + 1;
     const now = Date.now();
@@ -190,6 +197,14 @@ class FileBackend implements SessionStoreBackend {
     }
     await this.#removeBelow(folder, 'v', version);
     return { written: true, version };
+  }
+
+  /** False when the store's folder itself is gone (an unmounted disk): an error, not a deleted session. */
+  async #rootExists(): Promise<boolean> {
+    return stat(this.#root).then(
+      () => true,
+      () => false,
+    );
   }
 
   async remove(id: string): Promise<void> {
