@@ -53,6 +53,8 @@ export type {
 export { createSession, restoreSession, Session } from './session.js';
 export type { SessionJSON } from './session.js';
 export { collectContext, collectInstructions, collectTools } from './context.js';
+export { assertCollections } from './argument-checks.js';
+export { NO_APPROVER_WARNING_CODE } from './no-approver-warning.js';
 
 // Errors
 export { ToolError } from './errors/tool-error.js';

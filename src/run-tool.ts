@@ -10,8 +10,10 @@ import {
   type ApprovalRequest,
   type ApproveFunction,
 } from './approval.js';
+import { assertRunToolArguments } from './argument-checks.js';
 import { withCallOrder } from './call-order.js';
 import { ToolError } from './errors/tool-error.js';
+import { warnNoApprover } from './no-approver-warning.js';
 import { ProgressReporter, type ProgressListener } from './progress.js';
 import type { Session } from './session.js';
 import { normalizeOutput, type ToolDefinition, type ToolResult } from './tool.js';
@@ -99,6 +101,7 @@ export async function prepareToolCall(
  * if (result.isError) console.error(result.text);
  */
 export async function runTool(tool: ToolDefinition<any>, rawInput: unknown, options: RunToolOptions): Promise<RunToolResult> {
+  assertRunToolArguments(tool, options);
   if (!options.queued) {
     const result = await withCallOrder(options.session, tool.kind, options.signal, () => runTool(tool, rawInput, { ...options, queued: true }));
     return result ?? { text: `${tool.name} was cancelled before it started.`, isError: true };
@@ -110,7 +113,10 @@ export async function runTool(tool: ToolDefinition<any>, rawInput: unknown, opti
 
     let input = prepared.input;
     if (prepared.status === 'needs-approval') {
-      if (options.approve === undefined) return { text: noApproverText(tool.name), isError: true };
+      if (options.approve === undefined) {
+        warnNoApprover(tool.name);
+        return { text: noApproverText(tool.name), isError: true };
+      }
       const decision = await options.approve(prepared.request);
       if (decision === 'deny') return { text: denialText(tool.name), isError: true };
       if (decision === 'always') rememberApproval(options.session, tool, input);

@@ -1,4 +1,5 @@
 /** @module agent-toolbelt/ai-sdk: the toolbelt's tools, approvals and context for the Vercel AI SDK (ai v6 and v7). */
+import { assertCollections } from '../../src/argument-checks.js';
 import type { LanguageModelMiddleware, Tool } from 'ai';
 import {
   assertApprovalMode,
@@ -71,6 +72,7 @@ export interface AiSdkToolbelt {
  * await generateText({ model, system: belt.instructions, tools: belt.tools, prompt, stopWhen: stepCountIs(20) });
  */
 export function toAiSdk(collections: readonly ToolCollection[], options: AiSdkOptions): AiSdkToolbelt {
+  assertCollections(collections, 'toAiSdk');
   const settings = validateOptions(collections, options);
   const all = withBackgroundTools(collections, options.background);
   const definitions = collectTools(all);

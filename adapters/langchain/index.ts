@@ -1,4 +1,5 @@
 /** @module agent-toolbelt/langchain: the toolbelt's tools and middleware for LangChain `createAgent` and LangGraph. */
+import { assertCollections } from '../../src/argument-checks.js';
 import type { AgentMiddleware } from 'langchain';
 import {
   assertApprovalMode,
@@ -70,6 +71,7 @@ export interface LangChainToolbelt {
  *   systemPrompt: belt.instructions, checkpointer: new MemorySaver() });
  */
 export function toLangChain(collections: readonly ToolCollection[], options: LangChainOptions = {}): LangChainToolbelt {
+  assertCollections(collections, 'toLangChain');
   assertApprovalMode(options.mode);
   if (options.onApproval !== undefined && typeof options.onApproval !== 'function') {
     throw new TypeError(`Expected the \`onApproval\` option to be a function, got \`${String(options.onApproval)}\` (${typeof options.onApproval}).`);

@@ -1,4 +1,5 @@
 /** @module agent-toolbelt/mcp: serve collections to any MCP client (Claude Desktop, Cursor, IDEs, other agents). */
+import { assertCollections } from '../../src/argument-checks.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
@@ -105,6 +106,7 @@ const DEFAULT_APPROVAL_HINT =
  * await server.connect(new StdioServerTransport());
  */
 export function createMcpServer(collections: readonly ToolCollection[], options: McpServerOptions = {}): McpServer {
+  assertCollections(collections, 'createMcpServer');
   validateOptions(options);
   const session = options.session ?? createSession();
   const timeoutMs = options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;

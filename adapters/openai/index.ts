@@ -1,4 +1,5 @@
 /** @module agent-toolbelt/openai: OpenAI function specs and a dispatcher for Chat Completions and the Responses API, with no dependency on the `openai` package. */
+import { assertCollections } from '../../src/argument-checks.js';
 import {
   assertApprovalMode,
   assertApprovalOverrides,
@@ -35,6 +36,7 @@ import type {
  * const { messages: results } = await belt.handleToolCalls(completion.choices[0].message.tool_calls);
  */
 export function toOpenAI<Api extends OpenAIApi>(collections: readonly ToolCollection[], options: ToOpenAIOptions<Api>): OpenAIToolbelt<Api> {
+  assertCollections(collections, 'toOpenAI');
   const api = validateOptions(options);
   const session = options.session ?? createSession();
   const all = options.background === undefined ? collections : withBackground(collections, { tools: options.background });

@@ -79,14 +79,17 @@ export class Workspace {
       throw new WorkspaceError(String(root), `Expected the workspace root to be a folder path, got ${JSON.stringify(root)}.`);
     }
     this.#givenRoot = path.resolve(root);
+    // A relative root is resolved against the process's working folder, which is often not
+    // the one the developer had in mind: say where it was looked for.
+    const shown = this.#givenRoot === root ? `\`${root}\`` : `\`${root}\` (resolved to ${this.#givenRoot})`;
     let canonical: string;
     try {
       canonical = realpathSync(this.#givenRoot);
     } catch (error) {
-      throw new WorkspaceError(root, `The workspace root \`${root}\` does not exist. Create the folder or pass another one.`, { cause: error });
+      throw new WorkspaceError(root, `The workspace root ${shown} does not exist. Create the folder or pass another one.`, { cause: error });
     }
     if (!statSync(canonical).isDirectory()) {
-      throw new WorkspaceError(root, `The workspace root \`${root}\` is not a folder.`);
+      throw new WorkspaceError(root, `The workspace root ${shown} is not a folder.`);
     }
     this.root = canonical;
   }
