@@ -3,11 +3,11 @@ import { CliUsageError, HELP_TEXT, parseCli } from './cli-options.js';
 
 describe('parseCli', () => {
   it('reads every flag', () => {
-    expect(parseCli(['mcp', '--root', '/repo', '--allow', 'git,npm', '--allow', 'ls', '--deny', 'git push', '--sandbox', 'bwrap', '--keep-backups', '--background', '--github', '--mode', 'accept-edits'])).toEqual({
+    expect(parseCli(['mcp', '--root', '/repo', '--allow', 'git,npm', '--allow', 'ls', '--deny', 'git push', '--sandbox', 'bwrap', '--keep-backups', '--background', '--github', '--skills', '--mode', 'accept-edits'])).toEqual({
       command: 'mcp',
       options: {
         root: '/repo', readOnly: false, shell: true, allow: ['git', 'npm', 'ls'], deny: ['git push'], sandbox: 'bwrap',
-        keepBackups: true, background: true, github: true, mode: 'accept-edits',
+        keepBackups: true, background: true, github: true, skills: true, mode: 'accept-edits',
       },
     });
   });
@@ -15,7 +15,7 @@ describe('parseCli', () => {
   it('has safe defaults', () => {
     expect(parseCli(['mcp', '--root', '.'])).toEqual({
       command: 'mcp',
-      options: { root: '.', readOnly: false, shell: true, keepBackups: false, background: false, github: false, mode: 'ask' },
+      options: { root: '.', readOnly: false, shell: true, keepBackups: false, background: false, github: false, skills: false, mode: 'ask' },
     });
     expect(parseCli(['mcp', '--root', '.', '--read-only'])).toMatchObject({ options: { readOnly: true, shell: false } });
     expect(parseCli(['mcp', '--root', '.', '--no-shell'])).toMatchObject({ options: { readOnly: false, shell: false } });
@@ -28,7 +28,7 @@ describe('parseCli', () => {
   });
 
   it('explains every flag in --help', () => {
-    for (const flag of ['--root', '--read-only', '--allow', '--deny', '--no-shell', '--sandbox', '--keep-backups', '--background', '--github', '--mode', '--help', '--version']) {
+    for (const flag of ['--root', '--read-only', '--allow', '--deny', '--no-shell', '--sandbox', '--keep-backups', '--background', '--github', '--skills', '--mode', '--help', '--version']) {
       expect(HELP_TEXT).toContain(flag);
     }
   });

@@ -26,6 +26,8 @@ Options:
                         job_list). Jobs end when the server stops.
   --github              Add the GitHub tools (gh_list_issues, gh_view_pr, gh_create_pr, ...).
                         Needs the gh CLI, logged in.
+  --skills              Add load_skill and list the skills (Agent Skills: folders with a
+                        SKILL.md) found in DIR/.agents/skills, .claude/skills and skills.
   --mode MODE           Which calls run without asking: ask (default: writing, deleting and
                         running commands ask), accept-edits (file edits and moves run
                         unasked), plan (edits, deletes and commands are refused), auto
@@ -61,6 +63,7 @@ export interface McpCliOptions {
   readonly keepBackups: boolean;
   readonly background: boolean;
   readonly github: boolean;
+  readonly skills: boolean;
   readonly mode: ApprovalMode;
 }
 
@@ -87,6 +90,7 @@ export function parseCli(args: readonly string[]): CliCommand {
         'keep-backups': { type: 'boolean', default: false },
         background: { type: 'boolean', default: false },
         github: { type: 'boolean', default: false },
+        skills: { type: 'boolean', default: false },
         mode: { type: 'string', default: 'ask' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
@@ -136,6 +140,7 @@ export function parseCli(args: readonly string[]): CliCommand {
       keepBackups: values['keep-backups'],
       background: values.background,
       github: values.github,
+      skills: values.skills,
       mode: values.mode as ApprovalMode,
     },
   };

@@ -9,6 +9,7 @@ import {
   createScratchTools,
   createSession,
   createShellTools,
+  createSkillTools,
   createTaskListTools,
   Workspace,
   type ToolCollection,
@@ -40,6 +41,8 @@ export function cliCollections(options: McpCliOptions): ToolCollection[] {
  */
 export async function serveOverStdio(options: McpCliOptions, version: string): Promise<void> {
   const collections = cliCollections(options);
+  // Skills are found once, at the start, so the server's instructions stay the same.
+  if (options.skills) collections.push(await createSkillTools({ workspace: new Workspace(options.root) }));
   const session = createSession();
   const server = createMcpServer(collections, {
     name: 'agent-toolbelt',
