@@ -42,5 +42,4 @@ describe('agent-toolbelt mcp --skills', () => {
       await client.close();
     }
   }, 30_000);
-
 });
