@@ -111,6 +111,8 @@ export type { ChunkLine, PatchChunk, PatchOperation } from './collections/files/
 export type { PatchedFile } from './collections/files/apply-patch/apply.js';
 
 // Provider-native tool dialects
+export { dispatchToolCalls, resolvePendingToolCalls } from './tool-call-dispatch.js';
+export type { CallOutcome, DispatchOptions, ModelToolCall, PendingCall } from './tool-call-dispatch.js';
 export { nativeTools, toolsWithNative } from './dialects/native-tools.js';
 export type { NativeFileTools, NativeProvider, NativeTools, NativeToolsOptions } from './dialects/native-tools.js';
 export { TEXT_EDITOR_NAME } from './dialects/text-editor.js';

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Driver } from './driver.js';
 import { aiSdkDriver } from './drivers/ai-sdk.js';
+import { anthropicDriver } from './drivers/anthropic.js';
 import { langChainDriver } from './drivers/langchain.js';
 import { mcpDriver } from './drivers/mcp.js';
 import { openAiDriver } from './drivers/openai.js';
@@ -11,7 +12,7 @@ import { scenarios } from './scenarios.js';
  * Every scenario against every adapter with the host's `onApproval`; the approval scenarios
  * also against each framework's own approval flow.
  */
-const drivers: Driver[] = [aiSdkDriver, langChainDriver, openAiDriver, mcpDriver].flatMap((driver) => [driver('callback'), driver('native')]);
+const drivers: Driver[] = [aiSdkDriver, langChainDriver, openAiDriver, anthropicDriver, mcpDriver].flatMap((driver) => [driver('callback'), driver('native')]);
 
 afterAll(removeProjects);
 

@@ -50,7 +50,7 @@ export interface ModelView {
 export interface Driver {
   /** Shown in the test names: the framework and the approval flow. */
   readonly name: string;
-  readonly framework: 'ai-sdk' | 'langchain' | 'openai' | 'mcp';
+  readonly framework: 'ai-sdk' | 'langchain' | 'openai' | 'anthropic' | 'mcp';
   /**
    * `callback`: the host's `onApproval` function (the same in every adapter);
    * `native`: the framework's own flow (AI SDK approval parts, LangGraph interrupts, OpenAI pending calls, MCP elicitation).

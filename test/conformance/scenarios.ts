@@ -260,6 +260,9 @@ export const scenarios: readonly Scenario[] = [
       if (driver.framework === 'openai' && driver.approvals === 'native') {
         return '`handleToolCalls` runs the read placed after the edit at once and leaves the edit pending for `resolvePending`, so the model reads the old text.';
       }
+      if (driver.framework === 'anthropic' && driver.approvals === 'native') {
+        return '`handleToolUses` runs the read placed after the edit at once and leaves the edit pending for `resolvePending`, so the model reads the old text.';
+      }
       return undefined;
     },
     async run(driver) {
