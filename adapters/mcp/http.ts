@@ -1,0 +1,303 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createSession, type Session, type ToolCollection } from '../../src/index.js';
+import { carriesToken, isLoopbackHost, refusedOrigin } from './http-security.js';
+import { createMcpServer, type McpServerOptions } from './index.js';
+
+/** Largest request body accepted: 4 MiB (a `write_file` of a large file fits). */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Sessions open at once; an initialize beyond this is refused with 503. */
+export const DEFAULT_MAX_SESSIONS = 32;
+/** A session with no request and no open stream for this long is closed and its jobs ended: 30 minutes. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+
+/** Options of {@link createMcpHttpHandler}: the server's, for each session, and the HTTP side. */
+export interface McpHttpOptions extends Omit<McpServerOptions, 'session'> {
+  /**
+   * When set, every request must carry `Authorization: Bearer <token>`; others get 401 and
+   * reach nothing. Needed to listen on an address other machines can reach.
+   */
+  readonly token?: string;
+  /** Web origins allowed to call besides this machine's own (`https://app.example.com`). @default [] */
+  readonly allowedOrigins?: readonly string[];
+  /**
+   * `Host` header names accepted besides loopback ones.
+   * @default none without a token (only `localhost`, `127.0.0.1`, `[::1]`); any host with one
+   */
+  readonly allowedHosts?: readonly string[];
+  /** @default {@link DEFAULT_MAX_BODY_BYTES} */
+  readonly maxBodyBytes?: number;
+  /** @default {@link DEFAULT_MAX_SESSIONS} */
+  readonly maxSessions?: number;
+  /** @default {@link DEFAULT_SESSION_IDLE_MS} */
+  readonly sessionIdleMs?: number;
+}
+
+/** Answers MCP's Streamable HTTP transport, one toolbelt session per MCP session. */
+export interface McpHttpHandler {
+  /** Answers a web-standard request: a Next.js route handler, Hono, Bun, Deno. */
+  handleRequest(request: Request): Promise<Response>;
+  /** Answers a Node.js request (`http.createServer`, Express, Fastify's raw request). */
+  handleNodeRequest(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  /** Sessions open now. */
+  readonly sessionCount: number;
+  /** Closes every session and stops their background jobs. */
+  close(): Promise<void>;
+}
+
+interface OpenSession {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly session: Session;
+  lastActive: number;
+  openStreams: number;
+}
+
+/**
+ * Serves the collections over MCP's Streamable HTTP transport from inside your own server.
+ * Each MCP session (its `Mcp-Session-Id`) gets its own `McpServer` and toolbelt `Session`
+ * (task list, approvals, background jobs), closed when the client ends it (HTTP DELETE),
+ * when it stays idle for `sessionIdleMs`, or on {@link McpHttpHandler.close}. Before any
+ * request reaches a session: the `Host` and `Origin` headers are checked (DNS rebinding,
+ * web pages), the bearer token when one is set, and the body's size. Mount it at one path.
+ *
+ * @example
+ * // app/mcp/route.ts in Next.js
+ * const handler = createMcpHttpHandler([createFileTools({ workspace })], { token: process.env.TOOLBELT_MCP_TOKEN });
+ * export const GET = handler.handleRequest, POST = handler.handleRequest, DELETE = handler.handleRequest;
+ */
+export function createMcpHttpHandler(collections: readonly ToolCollection[], options: McpHttpOptions = {}): McpHttpHandler {
+  const { token, allowedOrigins = [], allowedHosts, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, maxSessions = DEFAULT_MAX_SESSIONS, sessionIdleMs = DEFAULT_SESSION_IDLE_MS, ...serverOptions } = options;
+  validateHttpOptions(options);
+  // Fails now, not at the first initialize, when an option of the server is wrong.
+  void createMcpServer(collections, serverOptions);
+  const policy = { allowedHosts: allowedHosts ?? (token === undefined ? [] : undefined), allowedOrigins };
+  const sessions = new Map<string, OpenSession>();
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - sessionIdleMs;
+    for (const open of sessions.values()) if (open.openStreams === 0 && open.lastActive < cutoff) void open.transport.close();
+  }, Math.min(Math.max(Math.floor(sessionIdleMs / 2), 10), 60_000));
+  sweep.unref();
+
+  async function handleRequest(request: Request): Promise<Response> {
+    const refusal = refusedOrigin(request.headers, policy);
+    if (refusal !== undefined) return errorResponse(403, refusal);
+    if (token !== undefined && !carriesToken(request.headers.get('authorization'), token)) {
+      return errorResponse(401, 'This server needs its token: send `Authorization: Bearer <token>` with every request.', { 'WWW-Authenticate': 'Bearer realm="agent-toolbelt"' });
+    }
+    let parsedBody: unknown;
+    if (request.method === 'POST') {
+      const declared = Number(request.headers.get('content-length') ?? 0);
+      const body = declared > maxBodyBytes ? undefined : await readBody(request.body, maxBodyBytes);
+      if (body === undefined) return errorResponse(413, `The request body is larger than ${maxBodyBytes.toLocaleString('en-US')} bytes, the most this server accepts.`);
+      try {
+        parsedBody = JSON.parse(body);
+      } catch {
+        return errorResponse(400, 'The request body is not JSON; send a JSON-RPC message.', {}, -32700);
+      }
+    }
+    const id = request.headers.get('mcp-session-id');
+    const open = id === null ? undefined : sessions.get(id);
+    if (id !== null && open === undefined) return errorResponse(404, `There is no session \`${id}\` (it ended or expired); start a new one with initialize.`, {}, -32001);
+    if (open !== undefined) {
+      open.lastActive = Date.now();
+      const response = await open.transport.handleRequest(request, { parsedBody });
+      // A GET is the client's standing stream for server messages: open as long as the client
+      // is, so only the streams answering requests count as work in progress.
+      return request.method === 'POST' ? track(open, response) : response;
+    }
+    if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
+      return errorResponse(400, 'Send the `Mcp-Session-Id` header of your session, or start one with an initialize request.');
+    }
+    if (sessions.size >= maxSessions) {
+      return errorResponse(503, `This server keeps at most ${maxSessions} session${maxSessions === 1 ? '' : 's'} open, and all are in use; end one (HTTP DELETE) or wait until an idle one is closed.`, { 'Retry-After': '60' });
+    }
+    return startSession(request, parsedBody);
+  }
+
+  async function startSession(request: Request, parsedBody: unknown): Promise<Response> {
+    const session = createSession();
+    const server = createMcpServer(collections, { ...serverOptions, session });
+    let opened: OpenSession | undefined;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        opened = { transport, session, lastActive: Date.now(), openStreams: 0 };
+        sessions.set(id, opened);
+      },
+    });
+    await server.connect(transport);
+    server.server.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      void session.close();
+    };
+    const response = await transport.handleRequest(request, { parsedBody });
+    return opened === undefined ? response : track(opened, response);
+  }
+
+  /** Counts a streamed answer as activity until it ends, so a long call is never idle. */
+  function track(open: OpenSession, response: Response): Response {
+    open.lastActive = Date.now();
+    if (response.body === null) return response;
+    open.openStreams += 1;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      open.openStreams -= 1;
+      open.lastActive = Date.now();
+    };
+    const reader = response.body.getReader();
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await reader.read();
+        if (!next.done) return controller.enqueue(next.value);
+        finish();
+        controller.close();
+      },
+      cancel: (reason) => (finish(), reader.cancel(reason)),
+    });
+    return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+
+  return {
+    handleRequest,
+    async handleNodeRequest(request, response) {
+      const web = await handleRequest(toWebRequest(request, response));
+      response.writeHead(web.status, Object.fromEntries(web.headers));
+      if (web.body === null) return void response.end();
+      await pipeline(Readable.fromWeb(web.body as import('node:stream/web').ReadableStream), response).catch(() => undefined);
+    },
+    get sessionCount() {
+      return sessions.size;
+    },
+    async close() {
+      clearInterval(sweep);
+      await Promise.all([...sessions.values()].map((open) => open.transport.close()));
+    },
+  };
+}
+
+/** A running {@link listenMcpHttp} server. */
+export interface McpHttpServer {
+  /** Where clients connect, e.g. `http://127.0.0.1:8765/mcp`. */
+  readonly url: URL;
+  readonly handler: McpHttpHandler;
+  /** Stops listening, closes every session and ends their jobs. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link listenMcpHttp}. */
+export interface McpListenOptions extends McpHttpOptions {
+  /** @default '127.0.0.1' */
+  readonly host?: string;
+  /** `0` picks a free port. @default 0 */
+  readonly port?: number;
+  /** @default '/mcp' */
+  readonly path?: string;
+}
+
+/**
+ * Listens for MCP clients over Streamable HTTP on its own Node.js server, at `path`. On
+ * loopback by default; any other address needs a `token`, since whoever reaches the port
+ * could otherwise run the tools.
+ *
+ * @example
+ * const running = await listenMcpHttp([createFileTools({ workspace })], { port: 8765, token });
+ * console.error(`MCP at ${running.url}`);
+ */
+export async function listenMcpHttp(collections: readonly ToolCollection[], options: McpListenOptions = {}): Promise<McpHttpServer> {
+  const { host = '127.0.0.1', port = 0, path = '/mcp', ...handlerOptions } = options;
+  if (!isLoopbackHost(host) && handlerOptions.token === undefined) {
+    throw new TypeError(
+      `Refusing to listen on \`${host}\` without a token: anyone who can reach that address could run the tools. Set a token (\`--token-file FILE\` or TOOLBELT_MCP_TOKEN), or listen on 127.0.0.1.`,
+    );
+  }
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new TypeError(`Expected the \`port\` option to be an integer from 0 to 65535, got \`${String(port)}\`.`);
+  const handler = createMcpHttpHandler(collections, handlerOptions);
+  const server = createServer((request, response) => {
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found; the MCP endpoint is ${path}.\n`);
+      return;
+    }
+    handler.handleNodeRequest(request, response).catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end(`Internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => (server.off('error', reject), resolve()));
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: new URL(`http://${shown}:${address.port}${path}`),
+    handler,
+    async close() {
+      await handler.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The body as text, or `undefined` once it grows past the limit (the rest is not read). */
+async function readBody(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null, limit: number): Promise<string | undefined> {
+  if (body === null) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A Node.js request as a web one; the connection closing aborts it, as a fetch would be. */
+function toWebRequest(request: IncomingMessage, response: ServerResponse): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const aborted = new AbortController();
+  response.on('close', () => aborted.abort());
+  const method = request.method ?? 'GET';
+  const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+  return new Request(url, {
+    method,
+    headers,
+    signal: aborted.signal,
+    ...(method === 'POST' ? { body: Readable.toWeb(request) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+function errorResponse(status: number, message: string, headers: Record<string, string> = {}, code = -32000): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+function validateHttpOptions(options: McpHttpOptions): void {
+  if (options.token !== undefined && (typeof options.token !== 'string' || options.token.trim().length < 16)) {
+    throw new TypeError('Expected the `token` option to be a string of at least 16 characters (a random one: `openssl rand -hex 32`).');
+  }
+  for (const key of ['maxBodyBytes', 'maxSessions', 'sessionIdleMs'] as const) {
+    const value = options[key];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value <= 0)) {
+      throw new TypeError(`Expected the \`${key}\` option to be a positive integer, got \`${String(value)}\` (${typeof value}).`);
+    }
+  }
+  for (const key of ['allowedOrigins', 'allowedHosts'] as const) {
+    const value = options[key];
+    if (value !== undefined && (!Array.isArray(value) || value.some((item) => typeof item !== 'string'))) {
+      throw new TypeError(`Expected the \`${key}\` option to be an array of strings, got \`${JSON.stringify(value)}\`.`);
+    }
+  }
+}
