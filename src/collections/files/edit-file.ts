@@ -1,9 +1,10 @@
 import type { Stats } from 'node:fs';
-import { createTwoFilesPatch, diffLines } from 'diff';
+import { diffLines } from 'diff';
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
-import { closestLines, linesOfSpans, replaceExactText, type NumberedLines } from './edit-text.js';
+import { summarizeEdit } from './edit-diff.js';
+import { closestLines, replaceExactText, type NumberedLines } from './edit-text.js';
 import { recordWrite } from './read-state.js';
 import { decodeTextFile, encodeTextFile } from './text-file.js';
 import { formatBytes, plural } from './text.js';
@@ -12,7 +13,6 @@ import { EDIT_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
 import {
   backupBeforeChange,
   contentHash,
-  DIFF_TIMEOUT_MS,
   formatNumberedLines,
   lineRange,
   refusePrivate,
@@ -72,7 +72,7 @@ export function createEditFileTool(context: WriteToolsContext) {
         }
         requireFreshRead(session, resolved.absolute, stats, shown, { toolName: 'edit_file', whole: false });
 
-        const outcome = replaceExactText(decoded.text, input.old_string, input.new_string, input.replace_all ?? false);
+        const outcome = await replaceExactText(decoded.text, input.old_string, input.new_string, input.replace_all ?? false);
         if (outcome.type === 'ambiguous') {
           throw new ToolError(
             `old_string occurs ${plural(outcome.occurrences, 'time')} in \`${shown}\`, so edit_file did not know which one to change. Add surrounding lines to old_string until it occurs exactly once, or set replace_all to true to change every occurrence.`,
@@ -91,35 +91,27 @@ export function createEditFileTool(context: WriteToolsContext) {
         if (after !== undefined) recordWrite(session, resolved.absolute, after);
         if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: shown, backup, after: contentHash(newBytes) });
 
-        const changed = linesOfSpans(outcome.text, outcome.spans);
+        const summary = await summarizeEdit(shown, decoded.text, outcome.text, outcome.spans, MAX_EDIT_REPLY_LINES);
         const header = `Edited \`${shown}\`: ${plural(outcome.replacements, 'replacement')}. The changed lines now read:`;
-        const diff = createTwoFilesPatch(shown, shown, decoded.text, outcome.text, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS });
         return {
-          text: `${header}\n${formatChangedLines(changed, context.maxLineLength)}`,
-          data: { path: shown, replacements: outcome.replacements, changedLines: changed.map(lineRange), diff, backup },
+          text: `${header}\n${formatChangedLines(summary.shown, summary.changedLines, context.maxLineLength)}`,
+          data: { path: shown, replacements: outcome.replacements, changedLines: summary.ranges.map(lineRange), diff: summary.diff, backup },
         };
       });
     },
   });
 }
 
-/** The changed lines as `N: text`, groups apart by `…`, at most {@link MAX_EDIT_REPLY_LINES} of them and a count of the rest. */
-function formatChangedLines(changed: readonly NumberedLines[], maxLineLength: number): string {
+/** The changed lines as `N: text`, groups apart by `…` (the first {@link MAX_EDIT_REPLY_LINES}), and a count of the rest. */
+function formatChangedLines(shownGroups: readonly NumberedLines[], changedLines: number, maxLineLength: number): string {
   const parts: string[] = [];
   let shownLines = 0;
-  let hiddenLines = 0;
-  for (const group of changed) {
-    const room = MAX_EDIT_REPLY_LINES - shownLines;
-    if (room <= 0) {
-      hiddenLines += group.lines.length;
-      continue;
-    }
+  for (const group of shownGroups) {
     if (shownLines > 0) parts.push('…');
-    const part = { first: group.first, last: Math.min(group.last, group.first + room - 1), lines: group.lines.slice(0, room) };
-    parts.push(formatNumberedLines(part, maxLineLength));
-    shownLines += part.lines.length;
-    hiddenLines += group.lines.length - part.lines.length;
+    parts.push(formatNumberedLines(group, maxLineLength));
+    shownLines += group.lines.length;
   }
+  const hiddenLines = changedLines - shownLines;
   if (hiddenLines > 0) parts.push(`… and ${plural(hiddenLines, 'more changed line')}; read the file to see them.`);
   return parts.join('\n');
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestLines, linesOfSpans, replaceExactText } from './edit-text.js';
+import { closestLines, replaceExactText } from './edit-text.js';
 import { lfView, prevailingLineEnding, withLineEnding } from './line-endings.js';
 
 describe('line endings', () => {
@@ -19,24 +19,28 @@ describe('line endings', () => {
 });
 
 describe('replaceExactText', () => {
-  it('replaces at the right place in mixed-ending text and reports the spans', () => {
-    const outcome = replaceExactText('x\r\ny\nz\r\n', 'y\nz', 'Y\nZ', false);
-    expect(outcome).toEqual({ type: 'edited', text: 'x\r\nY\r\nZ\r\n', replacements: 1, spans: [{ start: 3, end: 7 }] });
+  it('replaces at the right place in mixed-ending text and reports the spans', async () => {
+    const outcome = await replaceExactText('x\r\ny\nz\r\n', 'y\nz', 'Y\nZ', false);
+    expect(outcome).toMatchObject({ type: 'edited', text: 'x\r\nY\r\nZ\r\n', replacements: 1 });
+    const spans = outcome.type === 'edited' ? outcome.spans : undefined;
+    expect(spans?.count).toBe(1);
+    expect([spans?.oldStarts[0], spans?.oldEnds[0], spans?.newStarts[0], spans?.replacementLength]).toEqual([3, 6, 3, 4]);
   });
 
-  it('counts occurrences without overlap and stops early when one is enough to refuse', () => {
-    expect(replaceExactText('aaaa', 'aa', 'b', false)).toEqual({ type: 'ambiguous', occurrences: 2 });
-    expect(replaceExactText('aaaa', 'aa', 'b', true)).toMatchObject({ text: 'bb', replacements: 2 });
-    expect(replaceExactText('abc', 'x', 'y', true)).toEqual({ type: 'not-found' });
+  it('counts occurrences without overlap and stops early when one is enough to refuse', async () => {
+    expect(await replaceExactText('aaaa', 'aa', 'b', false)).toEqual({ type: 'ambiguous', occurrences: 2 });
+    expect(await replaceExactText('aaaa', 'aa', 'b', true)).toMatchObject({ text: 'bb', replacements: 2 });
+    expect(await replaceExactText('abc', 'x', 'y', true)).toEqual({ type: 'not-found' });
   });
 
-  it('gives the changed lines of each span, merged when they touch', () => {
-    const text = 'a\nB\nC\nd\nE\n';
-    expect(linesOfSpans(text, [{ start: 2, end: 6 }, { start: 8, end: 9 }])).toEqual([
-      { first: 2, last: 3, lines: ['B', 'C'] },
-      { first: 5, last: 5, lines: ['E'] },
-    ]);
-    expect(linesOfSpans('a\nb\n', [{ start: 2, end: 2 }])).toEqual([{ first: 2, last: 2, lines: ['b'] }]);
+  it('gives the same text as replaceAll for many replacements, with every span in place', async () => {
+    const text = 'ab'.repeat(50_000);
+    const outcome = await replaceExactText(text, 'a', 'xyz', true);
+    if (outcome.type !== 'edited') throw new Error('expected an edit');
+    expect(outcome.text).toBe(text.replaceAll('a', 'xyz'));
+    expect(outcome.spans.count).toBe(50_000);
+    expect(outcome.text.slice(outcome.spans.newStarts[49_999], outcome.spans.newStarts[49_999]! + 3)).toBe('xyz');
+    expect(outcome.spans.oldStarts[49_999]).toBe(99_998);
   });
 });
 

@@ -64,7 +64,10 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 /** How many lines `content` holds: a last line without a line break counts, an empty text has none. */
 export function countLines(content: string): number {
   if (content === '') return 0;
-  return content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+  // Counting breaks with indexOf allocates nothing: a 10 MB write's reply costs a few milliseconds, not a split.
+  let breaks = 0;
+  for (let index = content.indexOf('\n'); index !== -1; index = content.indexOf('\n', index + 1)) breaks += 1;
+  return breaks + (content.endsWith('\n') ? 0 : 1);
 }
 
 /** Milliseconds as seconds for a message: `2000` → `2`, `500` → `0.5`. */

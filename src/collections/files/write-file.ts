@@ -1,15 +1,15 @@
-import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import { PathError } from '../../errors/path-error.js';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
+import { undecodedDiff, unifiedLineDiff } from './line-diff.js';
 import { prevailingLineEnding, withLineEnding } from './line-endings.js';
 import { recordWrite } from './read-state.js';
 import { decodeTextFile, encodeTextFile, hasBom } from './text-file.js';
 import { countLines, plural } from './text.js';
 import { recordChange } from './undo.js';
 import { WRITE_FIELDS, WRITE_FILE_DESCRIPTION } from './write-descriptions.js';
-import { backupBeforeChange, contentHash, DIFF_TIMEOUT_MS, refusePrivate, requireFreshRead, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
+import { backupBeforeChange, contentHash, refusePrivate, requireFreshRead, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
 import { writeFileOutput } from './output-schemas.js';
 
 
@@ -17,6 +17,12 @@ const writeFileInput = z.object({
   path: z.string().describe(WRITE_FIELDS.path),
   content: z.string().describe(WRITE_FIELDS.writeContent),
 });
+
+/** What write_file answers, before anyone is asked, for a path it cannot overwrite. */
+const WRITE_FILE_MUST_EXIST = {
+  missing: (shown: string) => `\`${shown}\` does not exist; write_file only replaces existing files. Use create_file to make a new one.`,
+  folder: (shown: string) => `\`${shown}\` is a folder, not a file. Use list_directory to see what it holds.`,
+};
 
 /**
  * `write_file`: replaces the whole content of an existing file the session read in full.
@@ -34,13 +40,13 @@ export function createWriteFileTool(context: WriteToolsContext) {
     input: writeFileInput,
     needsApproval: true,
     checkPolicy: writePolicy(workspace, (input: z.output<typeof writeFileInput>) => [
-      { path: input.path, followFinalLink: true, needsRead: { toolName: 'write_file', whole: true } },
+      { path: input.path, followFinalLink: true, needsRead: { toolName: 'write_file', whole: true }, mustExist: WRITE_FILE_MUST_EXIST },
     ]),
     describeCall: (input) => `Overwrite ${input.path} with ${plural(countLines(input.content), 'line')} (${plural(input.content.length, 'character')})`,
     execute: async (input, { session }) => {
       const resolved = await workspace.resolveFile(input.path).catch((error: unknown) => {
         if (error instanceof PathError && error.reason === 'not-found') {
-          throw new ToolError(`\`${error.path}\` does not exist; write_file only replaces existing files. Use create_file to make a new one.`, { cause: error });
+          throw new ToolError(WRITE_FILE_MUST_EXIST.missing(error.path), { cause: error });
         }
         throw error;
       });
@@ -69,7 +75,7 @@ export function createWriteFileTool(context: WriteToolsContext) {
         if (after !== undefined) recordWrite(session, resolved.absolute, after);
         if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: shown, backup, after: contentHash(newBytes) });
 
-        const diff = before === undefined ? undefined : createTwoFilesPatch(shown, shown, before, text, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS });
+        const diff = 'problem' in decoded ? undecodedDiff(shown, decoded.problem) : await unifiedLineDiff(shown, decoded.text, text);
         const kept = [keepBom ? 'byte order mark' : undefined, crlfFile ? 'CRLF line endings' : undefined].filter((part) => part !== undefined);
         return {
           text: `Wrote \`${shown}\` (${plural(countLines(text), 'line')})${kept.length > 0 ? `, keeping its ${kept.join(' and ')}` : ''}.`,
