@@ -11,6 +11,13 @@ const deleteFileInput = z.object({
   path: z.string().describe(WRITE_FIELDS.deletePath),
 });
 
+/** What delete_file answers, before anyone is asked, for a path it cannot delete. */
+const DELETE_FILE_MUST_EXIST = {
+  missing: (shown: string) => `\`${shown}\` does not exist, so nothing was deleted. Check the path with find_files or list_directory.`,
+  folder: (shown: string) =>
+    `\`${shown}\` is a folder; delete_file deletes only files and symbolic links, so nothing was deleted. Delete the files in it one by one, or ask the user.`,
+};
+
 /** `delete_file`: deletes one file, or a symbolic link itself (never its target). Folders are refused. */
 export function createDeleteFileTool(context: WriteToolsContext) {
   const { workspace } = context;
@@ -22,7 +29,7 @@ export function createDeleteFileTool(context: WriteToolsContext) {
     input: deleteFileInput,
     needsApproval: true,
     describeCall: (input) => `Delete ${input.path}`,
-    checkPolicy: writePolicy(workspace, (input: { path: string }) => [{ path: input.path, followFinalLink: false }]),
+    checkPolicy: writePolicy(workspace, (input: { path: string }) => [{ path: input.path, followFinalLink: false, mustExist: DELETE_FILE_MUST_EXIST }]),
     execute: async (input, { session }) => {
       const resolved = await workspace.resolve(input.path, { followFinalLink: false });
       const shown = resolved.relative;
@@ -31,10 +38,10 @@ export function createDeleteFileTool(context: WriteToolsContext) {
       return withPathLocks([resolved.absolute], async () => {
         const stats = await workspace.lstatOrUndefined(resolved.absolute);
         if (stats === undefined) {
-          throw new ToolError(`\`${shown}\` does not exist, so nothing was deleted. Check the path with find_files or list_directory.`);
+          throw new ToolError(DELETE_FILE_MUST_EXIST.missing(shown));
         }
         if (stats.isDirectory()) {
-          throw new ToolError(`\`${shown}\` is a folder; delete_file deletes only files and symbolic links, so nothing was deleted. Delete the files in it one by one, or ask the user.`);
+          throw new ToolError(DELETE_FILE_MUST_EXIST.folder(shown));
         }
         if (stats.isSymbolicLink()) {
           // No copy is needed: the link's target, kept in the undo record, is all there is to it.

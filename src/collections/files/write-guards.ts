@@ -30,6 +30,11 @@ export interface PolicyPath {
   readonly checkFile?: (stats: Stats, shown: string) => void;
   /** The change needs a fresh read of the file in this session (`whole`: every line). */
   readonly needsRead?: { readonly toolName: string; readonly whole: boolean };
+  /**
+   * The call can only succeed on an existing file: the refusal texts for a missing path and
+   * for a folder, checked before anyone is asked, so nobody approves a call that cannot work.
+   */
+  readonly mustExist?: { readonly missing: (shown: string) => string; readonly folder: (shown: string) => string };
 }
 
 /**
@@ -41,9 +46,14 @@ export interface PolicyPath {
 export function writePolicy<Input>(workspace: Workspace, pathsOf: (input: Input) => readonly PolicyPath[]) {
   return async (input: Input, { session }: { session: Session }): Promise<string | undefined> => {
     try {
-      for (const { path, followFinalLink, checkFile, needsRead } of pathsOf(input)) {
+      for (const { path, followFinalLink, checkFile, needsRead, mustExist } of pathsOf(input)) {
         const resolved = await workspace.resolve(path, { followFinalLink });
         refusePrivate(workspace, resolved.absolute, resolved.relative);
+        if (mustExist !== undefined) {
+          const found = followFinalLink ? await workspace.statOrUndefined(resolved.absolute) : await workspace.lstatOrUndefined(resolved.absolute);
+          if (found === undefined) throw new ToolError(mustExist.missing(resolved.relative));
+          if (found.isDirectory()) throw new ToolError(mustExist.folder(resolved.relative));
+        }
         if (checkFile === undefined && needsRead === undefined) continue;
         const stats = await workspace.statOrUndefined(resolved.absolute);
         // A missing file gets the tool's own message from execute.
