@@ -96,10 +96,18 @@ function startsWithPrefix(words: readonly LiteralWord[], prefix: string): boolea
   return wanted.every((word, index) => words[index]!.value.toLowerCase() === word.toLowerCase());
 }
 
-function prefixWords(prefix: string): string[] {
-  const read = readLiteralWords(prefix);
-  // Entries are checked when the collection is made; an unreadable one matches nothing.
-  return 'words' in read ? read.words.map((word) => word.value) : [];
+/** Prefixes read once: they come from the host's lists, so there are few of them. */
+const prefixWordsCache = new Map<string, readonly string[]>();
+
+function prefixWords(prefix: string): readonly string[] {
+  let words = prefixWordsCache.get(prefix);
+  if (words === undefined) {
+    const read = readLiteralWords(prefix);
+    // Entries are checked when the collection is made; an unreadable one matches nothing.
+    words = 'words' in read ? read.words.map((word) => word.value) : [];
+    if (prefixWordsCache.size < 10_000) prefixWordsCache.set(prefix, words);
+  }
+  return words;
 }
 
 /**
@@ -114,7 +122,7 @@ export async function checkCommand(command: string, policy: CommandPolicy): Prom
   if (policy.allow === undefined) return undefined;
   const allow = policy.allow;
   const allowed = allow.map((prefix) => `\`${prefix}\``).join(', ');
-  const lineBreak = lineBreakFinding(command);
+  const lineBreak = characterFinding(command);
   if (lineBreak !== undefined) return syntaxRefusal(allowed, lineBreak);
 
   if (command.length > MAX_CHECKED_COMMAND_CHARACTERS) {
@@ -150,11 +158,15 @@ export async function checkCommand(command: string, policy: CommandPolicy): Prom
   return undefined;
 }
 
-/** Refused before anything is parsed, with the names the allowlist has always used for them. */
-function lineBreakFinding(command: string): SyntaxFinding | undefined {
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** Characters refused before anything is parsed (line breaks named as the allowlist always named them). */
+function characterFinding(command: string): SyntaxFinding | undefined {
   if (command.includes('\0')) return { construct: 'a NUL byte', kind: 'compound' };
   if (command.includes('\n')) return { construct: 'a line break', kind: 'compound' };
   if (command.includes('\r')) return { construct: 'a carriage return', kind: 'compound' };
+  // Half a UTF-16 pair reaches the shell as U+FFFD, not as what was checked.
+  if (LONE_SURROGATE.test(command)) return { construct: 'a broken character (half of a UTF-16 surrogate pair)', kind: 'control' };
   return undefined;
 }
 
@@ -235,7 +247,7 @@ function quoted(text: string): string {
  */
 export function commandApprovalKey(command: string): string | undefined {
   const parser = loadedBashParser();
-  if (parser === undefined || command.length > MAX_CHECKED_COMMAND_CHARACTERS || lineBreakFinding(command) !== undefined) return undefined;
+  if (parser === undefined || command.length > MAX_CHECKED_COMMAND_CHARACTERS || characterFinding(command) !== undefined) return undefined;
   const structure = commandStructure(parser, command);
   if ('finding' in structure) return undefined;
   const keyWords = structure.words.slice(0, 2);
