@@ -1,8 +1,13 @@
+import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { expectGone, expectTickingProgress, shellScenario, TICKING_COMMAND, TREE_COMMAND, treePid } from '../test/progress/scenario.js';
 import {
   cleanProgressText,
+  createImageTools,
+  createReadOnlyFileTools,
   createSession,
   defineTool,
   JobRegistry,
@@ -12,6 +17,7 @@ import {
   runTool,
   streamProgress,
   withBackground,
+  Workspace,
   type ToolProgress,
 } from './index.js';
 
@@ -187,5 +193,38 @@ describe('runTool with onProgress', () => {
     expect(output.text).toContain('green\nnext');
     expect(job.streamed).toBe(true);
     await session.close();
+  });
+
+  it('tells the counts of search_files so far as its status line', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'toolbelt-progress-search-'));
+    for (let folder = 0; folder < 10; folder += 1) {
+      await mkdir(path.join(root, `d${folder}`));
+      for (let file = 0; file < 30; file += 1) await writeFile(path.join(root, `d${folder}`, `f${file}.txt`), file % 10 === 0 ? 'needle\n' : 'hay\n');
+    }
+    const searchFiles = createReadOnlyFileTools({ workspace: new Workspace(root) }).tools.find((tool) => tool.name === 'search_files')!;
+    expect(searchFiles.reportsProgress).toBe(true);
+    const events: ToolProgress[] = [];
+    const result = await runTool(searchFiles, { pattern: 'needle', limit: 1_000 }, { session: createSession(), onProgress: (event) => events.push(event), progressIntervalMs: 0 });
+    expect(result.text).toContain('30 files match');
+    expect(events.length).toBeGreaterThanOrEqual(1);
+    const last = events.at(-1)!;
+    expect(last.message).toMatch(/^\d[\d,]* files? match(es)? so far \([\d,]+ files? searched\)$/);
+    expect(last.progress).toBeGreaterThan(0);
+    expect(last.output).toBe('');
+  });
+
+  it('tells how long query_image has waited for the vision model', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'toolbelt-progress-image-'));
+    await copyFile(path.join(import.meta.dirname, '../fixtures/images/screenshot.png'), path.join(root, 'screenshot.png'));
+    const vision = { ask: () => new Promise<string>((resolve) => setTimeout(() => resolve('A screenshot.'), 1_200)) };
+    const queryImage = createImageTools({ workspace: new Workspace(root), vision }).tools[0]!;
+    const events: ToolProgress[] = [];
+    const result = await runTool(queryImage, { paths: ['screenshot.png'], question: 'What is it?' }, { session: createSession(), onProgress: (event) => events.push(event), progressIntervalMs: 0 });
+    expect(result.text).toBe('A screenshot.');
+    expect(events.map((event) => event.message)).toEqual([
+      'Waiting for the vision model to answer about 1 image (0 s)',
+      'Waiting for the vision model to answer about 1 image (1 s)',
+    ]);
+    expect(events.map((event) => event.progress)).toEqual([0, 1]);
   });
 });
