@@ -16,7 +16,7 @@ import {
 } from '../../src/index.js';
 import { createToolbeltMiddleware } from './middleware.js';
 import { runCall } from './run-call.js';
-import { createSessionResolver, threadIdOf, type SessionOptions, type SessionResolver } from './sessions.js';
+import { createSessionResolver, threadIdOf, type SessionOptions } from './sessions.js';
 import { ToolbeltStructuredTool } from './structured-tool.js';
 
 export { MIDDLEWARE_NAME } from './middleware.js';
@@ -83,19 +83,28 @@ export function toLangChain(collections: readonly ToolCollection[], options: Lan
   const all = withBackground(collections, { tools: background });
   const definitions = collectTools(all);
   assertApprovalOverrides(options.needsApproval, definitions.keys());
-  const resolveSession: SessionResolver = createSessionResolver(options);
+  const resolveSession = createSessionResolver(options);
   const settings = { onApproval: options.onApproval, mode: options.mode, needsApproval: options.needsApproval };
 
   const tools = [...definitions.values()].map(
     (definition) =>
       new ToolbeltStructuredTool(definition, async (args, toolCallId, config) => {
         let session: Session;
+        const threadId = threadIdOf(config?.configurable);
         try {
-          session = await resolveSession(threadIdOf(config?.configurable));
+          session = await resolveSession(threadId);
         } catch (error) {
           return errorResult(definition.name, error);
         }
-        return runCall(definition, { toolCallId, args, session, config }, settings);
+        const result = await runCall(definition, { toolCallId, args, session, config }, settings);
+        if (resolveSession.persist === undefined) return result;
+        // With a sessionStore, every call's changes are saved at once, so an interrupt or a crash later in the run keeps them.
+        try {
+          await resolveSession.persist(threadId);
+        } catch (error) {
+          return errorResult(definition.name, error);
+        }
+        return result;
       }),
   );
   return {

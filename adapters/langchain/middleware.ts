@@ -2,7 +2,7 @@ import { AIMessage, HumanMessage, ToolMessage, type InvalidToolCall } from '@lan
 import { isGraphBubbleUp } from '@langchain/langgraph';
 import { createMiddleware } from 'langchain';
 import { collectContext, errorResult, type ToolCollection } from '../../src/index.js';
-import { threadIdOf, type SessionResolver } from './sessions.js';
+import { threadIdOf, type ThreadSessions } from './sessions.js';
 
 /** The name the middleware carries in `createAgent`. */
 export const MIDDLEWARE_NAME = 'AgentToolbelt';
@@ -18,9 +18,23 @@ export const MIDDLEWARE_NAME = 'AgentToolbelt';
  * instead of ending the run with calls no ToolMessage answers (which providers refuse on the
  * next turn).
  */
-export function createToolbeltMiddleware(collections: readonly ToolCollection[], resolveSession: SessionResolver) {
+export function createToolbeltMiddleware(collections: readonly ToolCollection[], resolveSession: ThreadSessions) {
+  const { persist, refresh } = resolveSession;
   return createMiddleware({
     name: MIDDLEWARE_NAME,
+    // With a sessionStore: each run starts from the stored session and saves it when it ends.
+    ...(persist === undefined || refresh === undefined
+      ? {}
+      : {
+          beforeAgent: async (_state: unknown, runtime: { configurable?: Record<string, unknown> }) => {
+            await refresh(threadIdOf(runtime.configurable));
+            return undefined;
+          },
+          afterAgent: async (_state: unknown, runtime: { configurable?: Record<string, unknown> }) => {
+            await persist(threadIdOf(runtime.configurable));
+            return undefined;
+          },
+        }),
     wrapModelCall: async (request, handler) => {
       const session = await resolveSession(threadIdOf(request.runtime.configurable));
       const context = await collectContext(collections, session);

@@ -1,0 +1,62 @@
+/**
+ * One process's part of a LangGraph thread: `node --import tsx langgraph-thread-child.ts
+ * '<json>'` with `{ step, connectionString, threadId }`. Each run builds the agent from
+ * scratch (Postgres checkpointer, Postgres session store), as a new server instance would,
+ * and prints what happened as one JSON line.
+ *
+ * - `start`: the model adds a task, then asks to write a note, which pauses for approval.
+ * - `resume`: answers the pause with "always"; the note is written; then a new message makes
+ *   the model write another note, which runs without asking (the "always" came back from the store).
+ */
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { Command } from '@langchain/langgraph';
+import { createAgent } from 'langchain';
+import { createPostgresSessionStore } from '../../adapters/postgres/index.js';
+import { toLangChain } from '../../adapters/langchain/index.js';
+import { recordingCollection } from '../../adapters/langchain/test-support/tools.js';
+import { createTaskListTools } from '../../src/index.js';
+import { PostgresCheckpointSaver } from './postgres-checkpointer.js';
+
+const { step, connectionString, threadId } = JSON.parse(process.argv[2]!) as { step: 'start' | 'resume'; connectionString: string; threadId: string };
+// Every reply has its own message id: fakeModel numbers its replies per process, and a repeated
+// id would make LangGraph's message reducer replace the first process's reply instead of adding one.
+const reply = (id: string, content: string, toolCalls: Array<{ name: string; args: Record<string, unknown>; id: string }> = []) =>
+  new AIMessage({ id, content, tool_calls: toolCalls.map((call) => ({ ...call, type: 'tool_call' as const })) });
+const model =
+  step === 'start'
+    ? fakeModel()
+        .respond(reply('reply-task', '', [{ name: 'task_add', args: { tasks: [{ subject: 'Write the notes' }] }, id: 'call-task' }]))
+        .respond(reply('reply-first', '', [{ name: 'write_note', args: { text: 'first' }, id: 'call-first' }]))
+    : fakeModel()
+        .respond(reply('reply-first-done', 'First note written.'))
+        .respond(reply('reply-second', '', [{ name: 'write_note', args: { text: 'second' }, id: 'call-second' }]))
+        .respond(reply('reply-second-done', 'Second note written.'));
+const sessionStore = createPostgresSessionStore({ connectionString });
+const checkpointer = new PostgresCheckpointSaver(connectionString);
+const { collection, runs } = recordingCollection();
+const belt = toLangChain([createTaskListTools(), collection], { sessionStore });
+const agent = createAgent({ model, tools: belt.tools, middleware: [belt.middleware], systemPrompt: belt.instructions, checkpointer });
+const config = { configurable: { thread_id: threadId } };
+const toolResults = (messages: BaseMessage[]) => messages.filter((message) => ToolMessage.isInstance(message)).map((message) => String(message.content));
+
+if (step === 'start') {
+  const paused = await agent.invoke({ messages: [new HumanMessage('Plan, then write the first note.')] }, config);
+  console.log(JSON.stringify({ interrupts: paused.__interrupt__?.map((pending) => ({ id: pending.id, value: pending.value })) ?? [], runs, tools: toolResults(paused.messages) }));
+} else {
+  const state = await agent.graph.getState(config);
+  const pending = state.tasks.flatMap((task) => task.interrupts);
+  const resumed = await agent.invoke(new Command({ resume: Object.fromEntries(pending.map((item) => [item.id!, 'always'])) }), config);
+  const again = await agent.invoke({ messages: [new HumanMessage('Now the second note.')] }, config);
+  console.log(
+    JSON.stringify({
+      resumedWith: pending.length,
+      runs,
+      last: [resumed.messages.at(-1)?.content, again.messages.at(-1)?.content],
+      interruptsAfter: again.__interrupt__?.length ?? 0,
+      tools: toolResults(again.messages),
+    }),
+  );
+}
+await sessionStore.close();
+await checkpointer.end();
