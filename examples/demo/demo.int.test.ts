@@ -1,4 +1,6 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { BUGGY_MATH } from './sample-project.js';
 
 const repository = path.resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
 
 /** Runs `npm run demo`'s command, answering its prompts with `answers`, one per line; offline unless `env` says otherwise. */
 async function runDemo(answers: string[], options: { env?: Record<string, string>; args?: string[] } = {}): Promise<{ output: string; code: number | null }> {
@@ -25,51 +28,129 @@ async function runDemo(answers: string[], options: { env?: Record<string, string
 }
 
 function sampleProject(output: string): string {
-  const folder = /Sample project: (\S+)/.exec(output)?.[1];
+  const folder = /sample project made for this run: (\S+)/.exec(output)?.[1];
   if (folder === undefined) throw new Error(`The demo did not print its sample project:\n${output}`);
   return folder;
 }
 
-describe('npm run demo (offline)', () => {
-  it('walks through search, read, plan, an approved edit, background tests and undo', async () => {
+/** Each of `expected` appears in `output`, in this order. */
+function expectInOrder(output: string, expected: string[]): void {
+  let position = 0;
+  for (const text of expected) {
+    const found = output.indexOf(text, position);
+    expect(found, `"${text}" after position ${position} in:\n${output}`).toBeGreaterThanOrEqual(0);
+    position = found + text.length;
+  }
+}
+
+/** Text written for the model, which the person should never be shown. */
+function expectNoModelText(output: string): void {
+  for (const text of ['Action denied by the user', 'Do not retry', 'read them again', 'The user undid', 'job_output {', 'stop it with job_stop', '{"']) {
+    expect(output, `the person was shown "${text}"`).not.toContain(text);
+  }
+}
+
+const PROMPT = 'Allow? y = yes, a = always, n or Enter = no, or type why not: ';
+const START = [
+  'agent-toolbelt demo, offline: a scripted model plays the agent',
+  'you> The test for add() fails. Find the bug, fix it, and run the tests.',
+  '🤖 Let me find add().',
+  '→ Search the files for "function add"',
+  '← 1 file match',
+  '→ Read src/math.js',
+  '3:   return a - b;',
+  '🤖 add() subtracts. Here is my plan.',
+  '→ Plan: Fix add() in src/math.js; Run the tests',
+  '│ ☐ 2. Run the tests',
+  // The call, then the question about it, in this order.
+  '→ Edit src/math.js',
+  '⚠ Edit src/math.js:\n    -return a - b;\n    +return a + b;',
+  PROMPT,
+];
+
+describe('npm run demo (offline): what the person sees', () => {
+  it('approve, approve, undo: the narration and each call come before the question about it, the tests pass, undo restores the file', async () => {
     const { output, code } = await runDemo(['y', 'y', 'y']);
 
     expect(code, output).toBe(0);
-    const expectedInOrder = [
-      '→ search_files {"pattern":"function add"}',
-      '→ read_file {"path":"src/math.js"}',
-      '→ task_add',
-      '⚠ Edit src/math.js:',
-      '→ edit_file',
+    expectInOrder(output, [
+      ...START,
+      'y\n  ← Edited `src/math.js`: 1 replacement.',
+      '│ ☑ 1. Fix add() in src/math.js',
+      '🤖 Running the tests in the background.',
+      '→ Run: node --test',
       '⚠ Run: node --test (in the background: it keeps running after this turn)',
-      '← Started job 1 (node --test) in the background.',
-      '→ job_output {"job_id":"1"}',
+      PROMPT,
+      '← Started job 1 (node --test) in the background.\n',
+      '→ Check on job 1',
       'Job 1 (node --test): exited 0',
       '│ ☑ 2. Run the tests',
       '🤖 Fixed add() in src/math.js (it subtracted); the tests pass.',
-      "Undo the agent's changes? [y/N] y",
-      '`src/math.js`: back to its content before the change',
-    ];
-    let position = 0;
-    for (const expected of expectedInOrder) {
-      const found = output.indexOf(expected, position);
-      expect(found, `"${expected}" after position ${position} in:\n${output}`).toBeGreaterThanOrEqual(0);
-      position = found + expected.length;
-    }
-    expect(await readFile(path.join(sampleProject(output), 'src/math.js'), 'utf8')).toBe(BUGGY_MATH);
-    await rm(sampleProject(output), { recursive: true, force: true });
+      "Undo the agent's changes to src/math.js? y = yes, n or Enter = no: y",
+      'Undone:\n  ↺ src/math.js is back as it was',
+      'src/math.js now reads:\n/** Adds two numbers. */\nexport function add(a, b) {\n  return a - b;\n}',
+      'The sample project was removed',
+    ]);
+    expectNoModelText(output);
+    expect(existsSync(sampleProject(output)), 'the temp folder is left behind').toBe(false);
   }, 60_000);
 
-  it('changes nothing when the edit is denied, and the model says so', async () => {
-    const { output, code } = await runDemo(['n']);
+  it('deny with Enter: nothing changes, the agent says so in its own words, and no undo is offered', async () => {
+    const { output, code } = await runDemo([''], { args: ['--keep'] });
 
     expect(code, output).toBe(0);
-    expect(output).toContain(
-      '🤖 I did not change src/math.js. Action denied by the user: edit_file was not run. Do not retry the same call; ask or change approach.',
-    );
-    expect(output).not.toContain('→ run_shell');
-    expect(await readFile(path.join(sampleProject(output), 'src/math.js'), 'utf8')).toBe(BUGGY_MATH);
-    await rm(sampleProject(output), { recursive: true, force: true });
+    expectInOrder(output, [
+      ...START,
+      '\n  ✗ Not run: you said no.',
+      '🤖 OK, I left src/math.js as it was. The bug is on line 3: add() returns a - b instead of a + b.',
+      'The sample project stays at',
+    ]);
+    expect(output).not.toContain('→ Run');
+    expect(output).not.toContain('Undo');
+    expectNoModelText(output);
+    const folder = sampleProject(output);
+    expect(await readFile(path.join(folder, 'src/math.js'), 'utf8')).toBe(BUGGY_MATH);
+    await rm(folder, { recursive: true, force: true });
+  }, 60_000);
+
+  it('approve the edit, deny the tests with a reason, no undo: the reason reaches the agent, the fix stays', async () => {
+    const { output, code } = await runDemo(['y', 'not now, the CI is busy', 'n'], { args: ['--keep'] });
+
+    expect(code, output).toBe(0);
+    expectInOrder(output, [
+      ...START,
+      '← Edited `src/math.js`',
+      '⚠ Run: node --test',
+      `${PROMPT}not now, the CI is busy\n  ✗ Not run: you said no.`,
+      '🤖 I fixed add() in src/math.js but did not run the tests. You said: "not now, the CI is busy". Run `node --test` to check.',
+      "Undo the agent's changes to src/math.js? y = yes, n or Enter = no: n",
+      'The sample project stays at',
+    ]);
+    expect(output).not.toContain('Undone');
+    expectNoModelText(output);
+    const folder = sampleProject(output);
+    expect(await readFile(path.join(folder, 'src/math.js'), 'utf8')).toBe(BUGGY_MATH.replace('a - b', 'a + b'));
+    await rm(folder, { recursive: true, force: true });
+  }, 60_000);
+
+  it('always: each answer is confirmed to the person, the run goes on, Enter keeps the changes', async () => {
+    const { output, code } = await runDemo(['a', 'a', '']);
+
+    expect(code, output).toBe(0);
+    const allowed = '✓ Allowed: the agent will not ask again for calls like this one in this session.';
+    expectInOrder(output, [...START, `a\n  ${allowed}`, '← Edited `src/math.js`', '⚠ Run: node --test', `a\n  ${allowed}`, 'the tests pass.', "Undo the agent's changes to src/math.js?"]);
+    expect(output).not.toContain('Undone');
+    expectNoModelText(output);
+  }, 60_000);
+
+  it('takes piped answers without end (`yes y | npm run demo`) and exits when done', async () => {
+    const script = `yes y | ${JSON.stringify(process.execPath)} --import tsx examples/demo/index.ts`;
+    const env: Record<string, string | undefined> = { ...process.env };
+    delete env.OPENAI_API_KEY;
+    delete env.OPENAI_BASE_URL;
+    const { stdout } = await run('bash', ['-c', script], { cwd: repository, env, timeout: 60_000, maxBuffer: 10_000_000 });
+    expectInOrder(stdout, ['the tests pass.', 'Undone:', 'The sample project was removed']);
+    expect(stdout).not.toContain('RangeError');
   }, 60_000);
 });
 
@@ -112,7 +193,7 @@ describe('npm run demo with OPENAI_BASE_URL (an OpenAI-compatible server)', () =
 
       expect(code, output).toBe(0);
       expect(output).toContain(`agent-toolbelt demo with local-model in ${folder}.`);
-      expect(output).toContain('→ list_directory {}');
+      expect(output).toContain('→ List the project folder');
       expect(output).toContain('hello.txt');
       expect(output).toContain('🤖 This folder holds hello.txt.');
       expect(requests).toHaveLength(2);

@@ -44,25 +44,33 @@ async function nextStep(prompt: Part[]): Promise<Step> {
   if (!last('edit_file')) {
     return { tool: { name: 'edit_file', input: { path: 'src/math.js', old_string: 'return a - b;', new_string: 'return a + b;' } } };
   }
-  if (failed('edit_file')) return { text: `I did not change src/math.js. ${last('edit_file')!.value}` };
+  if (failed('edit_file')) return { text: `OK, I left src/math.js as it was.${saidBecause(last('edit_file')!)} The bug is on line 3: add() returns a - b instead of a + b.` };
   if (count('task_update') === 1) {
     return { tool: { name: 'task_update', input: { updates: [{ id: '1', status: 'completed' }, { id: '2', status: 'in_progress' }] } } };
   }
   if (!last('run_shell')) {
     return { text: 'Running the tests in the background.', tool: { name: 'run_shell', input: { command: 'node --test', run_in_background: true } } };
   }
-  if (failed('run_shell')) return { text: `Fixed add(); I did not run the tests. ${last('run_shell')!.value}` };
+  if (failed('run_shell')) return { text: `I fixed add() in src/math.js but did not run the tests.${saidBecause(last('run_shell')!)} Run \`node --test\` to check.` };
 
   const jobId = /Started job (\S+) /.exec(String(last('run_shell')!.value))?.[1];
-  const output = last('job_output');
+  // Each job_output call gives only the output new since the last one: read them all.
+  const outputs = results.get('job_output') ?? [];
+  const output = outputs.at(-1);
   const finished = output !== undefined && !/running/i.test(String(output.value).split('\n', 1)[0]!);
   if (!finished) {
     await new Promise((resolve) => setTimeout(resolve, WAIT_FOR_JOB_MS)); // "thinking" while the tests run
     return { tool: { name: 'job_output', input: { job_id: jobId } } };
   }
   if (count('task_update') === 2) return { tool: { name: 'task_update', input: { updates: [{ id: '2', status: 'completed' }] } } };
-  const passed = /\bpass 1\b/.test(String(output!.value));
+  const passed = /^# pass 1$/m.test(outputs.map((part) => String(part.value)).join('\n'));
   return { text: passed ? 'Fixed add() in src/math.js (it subtracted); the tests pass.' : 'I fixed add(), but the tests still fail; see the output above.' };
+}
+
+/** The reason a person gave with a denial, in the model's words (" You said: …"), or nothing. */
+function saidBecause(result: { value?: unknown }): string {
+  const reason = /The user said: (.*)$/s.exec(String(result.value))?.[1]?.trim();
+  return reason ? ` You said: "${reason}".` : '';
 }
 
 function resultsByTool(prompt: Part[]): Map<string, Array<{ type: string; value?: unknown }>> {
