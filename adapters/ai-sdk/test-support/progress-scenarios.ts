@@ -91,4 +91,25 @@ export function aiSdkProgressScenarios({ streamText, stopAfter, Mock }: AiSdkUnd
     expect(results[0].preliminary).not.toBe(true);
     expect(results[0].output).toEqual({ text: 'hi', isError: false });
   });
+
+  it('streams preliminary results for a call approved through the SDK flow (the Next.js example)', async () => {
+    const { shell } = await shellScenario();
+    const belt = toAiSdk([shell], { session: createSession() });
+    const { model } = scriptedModel([{ toolCalls: [{ toolName: 'run_shell', input: { command: TICKING_COMMAND }, id: 'c1' }] }, { text: 'Ran it.' }], Mock);
+    const settings = { model, tools: belt.tools, stopWhen: stopAfter(4) };
+    const messages: any[] = [{ role: 'user', content: 'Run it.' }];
+    const first = streamText({ ...settings, messages });
+    const requests: any[] = [];
+    for await (const part of first.fullStream) if (part.type === 'tool-approval-request') requests.push(part);
+    expect(requests).toHaveLength(1);
+    messages.push(...(await first.response).messages, {
+      role: 'tool',
+      content: [{ type: 'tool-approval-response', approvalId: requests[0].approvalId, approved: true }],
+    });
+    const second = streamText({ ...settings, messages });
+    const results: any[] = [];
+    for await (const part of second.fullStream) if (part.type === 'tool-result') results.push(part);
+    const views = results.filter((part) => part.preliminary === true && part.output.progress !== undefined).map((part) => part.output.text);
+    expectTickingProgress(views, results.at(-1).output.text);
+  }, 20_000);
 }
