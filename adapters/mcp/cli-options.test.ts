@@ -7,7 +7,13 @@ describe('parseCli', () => {
       command: 'mcp',
       options: {
         root: '/repo', readOnly: false, shell: true, allow: ['git', 'npm', 'ls'], deny: ['git push'], sandbox: 'bwrap',
-        keepBackups: true, background: true, github: true, skills: true, mode: 'accept-edits',
+        keepBackups: true, background: true, github: true, skills: true, mode: 'accept-edits', askForChanges: false,
+      },
+    });
+    expect(parseCli(['mcp', '--root', '.', '--ask-for-changes', '--http', '--host', '0.0.0.0', '--port', '0', '--token-file', 'token.txt', '--allow-origin', 'https://a.example,http://localhost:3000', '--allow-origin', 'https://b.example:8443'])).toMatchObject({
+      options: {
+        mode: 'ask', askForChanges: true,
+        http: { host: '0.0.0.0', port: 0, tokenFile: 'token.txt', allowedOrigins: ['https://a.example', 'http://localhost:3000', 'https://b.example:8443'] },
       },
     });
   });
@@ -15,8 +21,9 @@ describe('parseCli', () => {
   it('has safe defaults', () => {
     expect(parseCli(['mcp', '--root', '.'])).toEqual({
       command: 'mcp',
-      options: { root: '.', readOnly: false, shell: true, keepBackups: false, background: false, github: false, skills: false, mode: 'ask' },
+      options: { root: '.', readOnly: false, shell: true, keepBackups: false, background: false, github: false, skills: false, mode: 'ask', askForChanges: false },
     });
+    expect(parseCli(['mcp', '--root', '.', '--http'])).toMatchObject({ options: { http: { host: '127.0.0.1', port: 8765, allowedOrigins: [] } } });
     expect(parseCli(['mcp', '--root', '.', '--read-only'])).toMatchObject({ options: { readOnly: true, shell: false } });
     expect(parseCli(['mcp', '--root', '.', '--no-shell'])).toMatchObject({ options: { readOnly: false, shell: false } });
   });
@@ -28,28 +35,41 @@ describe('parseCli', () => {
   });
 
   it('explains every flag in --help', () => {
-    for (const flag of ['--root', '--read-only', '--allow', '--deny', '--no-shell', '--sandbox', '--keep-backups', '--background', '--github', '--skills', '--mode', '--help', '--version']) {
+    for (const flag of ['--root', '--read-only', '--allow', '--deny', '--no-shell', '--sandbox', '--keep-backups', '--background', '--github', '--skills', '--mode', '--ask-for-changes', '--http', '--host', '--port', '--token-file', '--allow-origin', '--help', '--version']) {
       expect(HELP_TEXT).toContain(flag);
     }
   });
 
   it.each([
     [[], 'Missing the command. Run `agent-toolbelt mcp --root DIR`, or `agent-toolbelt --help`.'],
-    [['serve'], 'Unknown command `serve`. The only command is `mcp`: `agent-toolbelt mcp --root DIR`.'],
+    [['serve'], 'Unknown command `serve`. The commands are `mcp` (`agent-toolbelt mcp --root DIR`) and `serve-workspace` (the far end of a remote workspace).'],
     [['mcp'], 'Missing `--root DIR`: the folder the tools may touch, e.g. `agent-toolbelt mcp --root .`.'],
     [['mcp', '--root', '.', '--mode', 'yolo'], 'Expected `--mode` to be one of ask, accept-edits, plan, auto, got `yolo`.'],
     [['mcp', '--root', '.', '--sandbox', 'docker'], 'Expected `--sandbox` to be `bwrap`, got `docker`.'],
     [['mcp', '--root', '.', '--deny', 'rm'], '`--deny` makes exceptions to `--allow`, so it needs `--allow` too: `--allow git --deny "git push"`.'],
     [['mcp', '--root', '.', '--allow', 'git,,npm'], 'Expected `--allow` to list command prefixes separated by commas, got `git,,npm`.'],
-    [['mcp', '--root', '.', '--read-only', '--allow', 'git'], '--allow configure run_shell, which `--read-only` leaves out. Drop one of them.'],
-    [['mcp', '--root', '.', '--no-shell', '--background'], '--background configure run_shell, which `--no-shell` leaves out. Drop one of them.'],
+    [['mcp', '--root', '.', '--read-only', '--allow', 'git'], '--allow configures run_shell, which `--read-only` leaves out. Drop one of them.'],
+    [['mcp', '--root', '.', '--no-shell', '--background', '--sandbox', 'bwrap'], '--sandbox, --background configure run_shell, which `--no-shell` leaves out. Drop one of them.'],
+    [['mcp', '--root', '.', '--ask-for-changes', '--mode', 'auto'], '`--ask-for-changes` asks before every change, which `--mode auto` decides otherwise. Drop one of them.'],
+    [['mcp', '--root', '.', '--port', '80'], '--port configures the HTTP server, which only `--http` starts. Add `--http` or drop it.'],
+    [['mcp', '--root', '.', '--host', '::', '--token-file', 't'], '--host, --token-file configure the HTTP server, which only `--http` starts. Add `--http` or drop them.'],
+    [['mcp', '--root', '.', '--http', '--port', 'eighty'], 'Expected `--port` to be a number from 0 to 65535, got `eighty`.'],
+    [['mcp', '--root', '.', '--http', '--port', '70000'], 'Expected `--port` to be a number from 0 to 65535, got `70000`.'],
+    [['mcp', '--root', '.', '--http', '--allow-origin', 'https://a.example/path'], 'Expected `--allow-origin` to list origins such as https://app.example.com (scheme, host and port, no path), got `https://a.example/path`.'],
     [['mcp', '--root', '.', '--read-only', '--keep-backups'], '`--keep-backups` has nothing to do with `--read-only`: no file is changed. Drop one of them.'],
   ])('refuses %j with a message saying what to change', (args, message) => {
     expect(() => parseCli(args)).toThrow(new CliUsageError(message));
   });
 
-  it('refuses unknown flags and flags without their value', () => {
-    expect(() => parseCli(['mcp', '--root', '.', '--yes'])).toThrow(/^Unknown option '--yes'.*\nRun `agent-toolbelt --help` for the options\.$/s);
-    expect(() => parseCli(['mcp', '--root'])).toThrow(/Option '--root <value>' argument missing/);
+  it.each([
+    [['mcp', '--roots', '.'], 'Unknown flag `--roots`. Did you mean `--root`? Run `agent-toolbelt --help` for the flags.'],
+    [['mcp', '--root', '.', '--readonly'], 'Unknown flag `--readonly`. Did you mean `--read-only`? Run `agent-toolbelt --help` for the flags.'],
+    [['mcp', '--root', '.', '--token', 'abc'], 'Unknown flag `--token`. Did you mean `--token-file`? Run `agent-toolbelt --help` for the flags.'],
+    [['mcp', '--root', '.', '--allowed-origin', 'x'], 'Unknown flag `--allowed-origin`. Did you mean `--allow-origin`? Run `agent-toolbelt --help` for the flags.'],
+    [['mcp', '--root', '.', '--yes'], 'Unknown flag `--yes`. Run `agent-toolbelt --help` for the flags.'],
+    [['mcp', '--root'], '`--root` needs a value, as in `--root DIR`. Run `agent-toolbelt --help` for the flags.'],
+    [['mcp', '--root', '.', '--http=yes'], '`--http` is a switch and takes no value: write `--http` alone. Run `agent-toolbelt --help` for the flags.'],
+  ])('answers %j with the flag that was meant', (args, message) => {
+    expect(() => parseCli(args)).toThrow(new CliUsageError(message));
   });
 });

@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
 import { APPROVAL_MODES, type ApprovalMode } from '../../src/approval.js';
 
-/** The help text of `agent-toolbelt`. */
+/** The help text of `agent-toolbelt`. The flag table of adapters/mcp/README.md repeats its options word for word. */
 export const HELP_TEXT = `Usage: agent-toolbelt mcp --root DIR [options]
 
 Serves agent-toolbelt's tools to an MCP client (Claude Desktop, Cursor, VS Code, other
-agents) over stdio: files, shell, task list, date and time, and scratch notes, all jailed
-to DIR.
+agents) over stdio, or over Streamable HTTP with --http: files, shell, task list, date
+and time, and scratch notes, all jailed to DIR.
 
 Options:
   --root DIR            The folder the tools may touch (required). Paths outside it,
@@ -28,23 +28,37 @@ Options:
                         Needs the gh CLI, logged in.
   --skills              Add load_skill and list the skills (Agent Skills: folders with a
                         SKILL.md) found in DIR/.agents/skills, .claude/skills and skills.
-  --mode MODE           Which calls run without asking: ask (default: writing, deleting and
-                        running commands ask), accept-edits (file edits and moves run
-                        unasked), plan (edits, deletes and commands are refused), auto
-                        (nothing asks). Clients that support MCP elicitation show each
-                        question to the user; with other clients a call that would ask is
-                        refused, so pick the mode that fits.
+  --mode MODE           Which calls run without asking. ask (the default): overwriting or
+                        deleting a file, running a command and the GitHub writes ask;
+                        reading, creating, editing and moving files do not. accept-edits:
+                        every file change but deleting runs unasked. plan: file changes
+                        and commands are refused. auto: nothing asks.
+  --ask-for-changes     Ask before every change: creating, editing, moving and deleting
+                        files and running commands. Only with --mode ask.
+  --http                Serve over Streamable HTTP at http://HOST:PORT/mcp instead of
+                        stdio, with a session of its own for each MCP client.
+  --host HOST           The address --http listens on. Default: 127.0.0.1, this machine
+                        only; any other address needs a token.
+  --port N              The port --http listens on. Default: 8765; 0 picks a free one.
+  --token-file FILE     With --http, every request must carry the token in FILE (or in
+                        the TOOLBELT_MCP_TOKEN environment variable) as "Authorization:
+                        Bearer TOKEN". At least 16 characters.
+  --allow-origin LIST   Web origins that may call the --http server from a browser,
+                        comma-separated or repeated: --allow-origin https://app.example.com.
+                        Default: only pages served from this machine.
   -h, --help            Show this help.
   -v, --version         Show the version.
+
+Approval: a client that supports MCP elicitation shows each question to the user; with
+other clients a call that would ask is refused, and the model is told which flag allows it.
 
 Example (an MCP client's server entry; the MCP SDK is an optional peer of agent-toolbelt):
   { "command": "npx", "args": ["-y", "-p", "agent-toolbelt", "-p", "@modelcontextprotocol/sdk",
     "agent-toolbelt", "mcp", "--root", "/path/to/project"] }
 `;
 
-/** What a model is told when a call needs approval that the client cannot ask for. */
-export const CLI_APPROVAL_HINT =
-  'To allow such calls, the user can restart the agent-toolbelt server with `--mode accept-edits` (file edits run unasked) or `--mode auto` (nothing asks), or use an MCP client that supports elicitation.';
+/** The port `--http` listens on when `--port` is left out. */
+export const DEFAULT_HTTP_PORT = 8765;
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -65,6 +79,17 @@ export interface McpCliOptions {
   readonly github: boolean;
   readonly skills: boolean;
   readonly mode: ApprovalMode;
+  readonly askForChanges: boolean;
+  /** Set with `--http`: serve over Streamable HTTP instead of stdio. */
+  readonly http?: McpCliHttpOptions;
+}
+
+/** What `--http` and its flags ask for. */
+export interface McpCliHttpOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly tokenFile?: string;
+  readonly allowedOrigins: readonly string[];
 }
 
 /** A mistake on the command line; the message says what to change. */
@@ -92,19 +117,25 @@ export function parseCli(args: readonly string[]): CliCommand {
         github: { type: 'boolean', default: false },
         skills: { type: 'boolean', default: false },
         mode: { type: 'string', default: 'ask' },
+        'ask-for-changes': { type: 'boolean', default: false },
+        http: { type: 'boolean', default: false },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'token-file': { type: 'string' },
+        'allow-origin': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
     });
   } catch (error) {
-    throw new CliUsageError(`${(error as Error).message}\nRun \`agent-toolbelt --help\` for the options.`);
+    throw new CliUsageError(parseErrorText(error as Error & { code?: string }));
   }
   const { values, positionals } = parsed;
   if (values.help) return { command: 'help' };
   if (values.version) return { command: 'version' };
   if (positionals.length === 0) throw new CliUsageError('Missing the command. Run `agent-toolbelt mcp --root DIR`, or `agent-toolbelt --help`.');
   if (positionals[0] !== 'mcp' || positionals.length > 1) {
-    throw new CliUsageError(`Unknown command \`${positionals.join(' ')}\`. The only command is \`mcp\`: \`agent-toolbelt mcp --root DIR\`.`);
+    throw new CliUsageError(`Unknown command \`${positionals.join(' ')}\`. The commands are \`mcp\` (\`agent-toolbelt mcp --root DIR\`) and \`serve-workspace\` (the far end of a remote workspace).`);
   }
   if (values.root === undefined || values.root.trim() === '') {
     throw new CliUsageError('Missing `--root DIR`: the folder the tools may touch, e.g. `agent-toolbelt mcp --root .`.');
@@ -123,10 +154,17 @@ export function parseCli(args: readonly string[]): CliCommand {
   const shell = !values['read-only'] && !values['no-shell'];
   const shellFlags = [allow && '--allow', deny && '--deny', values.sandbox && '--sandbox', values.background && '--background'].filter(Boolean);
   if (!shell && shellFlags.length > 0) {
-    throw new CliUsageError(`${shellFlags.join(', ')} configure run_shell, which ${values['read-only'] ? '`--read-only`' : '`--no-shell`'} leaves out. Drop one of them.`);
+    throw new CliUsageError(`${shellFlags.join(', ')} ${shellFlags.length === 1 ? 'configures' : 'configure'} run_shell, which ${values['read-only'] ? '`--read-only`' : '`--no-shell`'} leaves out. Drop one of them.`);
   }
   if (values['read-only'] && values['keep-backups']) {
     throw new CliUsageError('`--keep-backups` has nothing to do with `--read-only`: no file is changed. Drop one of them.');
+  }
+  if (values['ask-for-changes'] && values.mode !== 'ask') {
+    throw new CliUsageError(`\`--ask-for-changes\` asks before every change, which \`--mode ${values.mode}\` decides otherwise. Drop one of them.`);
+  }
+  const httpFlags = [values.host !== undefined && '--host', values.port !== undefined && '--port', values['token-file'] !== undefined && '--token-file', values['allow-origin'] && '--allow-origin'].filter(Boolean);
+  if (!values.http && httpFlags.length > 0) {
+    throw new CliUsageError(`${httpFlags.join(', ')} ${httpFlags.length === 1 ? 'configures' : 'configure'} the HTTP server, which only \`--http\` starts. Add \`--http\` or drop ${httpFlags.length === 1 ? 'it' : 'them'}.`);
   }
   return {
     command: 'mcp',
@@ -142,8 +180,77 @@ export function parseCli(args: readonly string[]): CliCommand {
       github: values.github,
       skills: values.skills,
       mode: values.mode as ApprovalMode,
+      askForChanges: values['ask-for-changes'],
+      ...(values.http ? { http: httpOptions(values) } : {}),
     },
   };
+}
+
+function httpOptions(values: { host?: string; port?: string; 'token-file'?: string; 'allow-origin'?: string[] }): McpCliHttpOptions {
+  const host = values.host ?? '127.0.0.1';
+  if (host.trim() === '') throw new CliUsageError('Expected `--host` to be an address such as 127.0.0.1 or 0.0.0.0, got an empty one.');
+  const port = values.port === undefined ? DEFAULT_HTTP_PORT : Number(values.port);
+  if (!/^\d+$/.test(values.port ?? '0') || port > 65_535) {
+    throw new CliUsageError(`Expected \`--port\` to be a number from 0 to 65535, got \`${values.port}\`.`);
+  }
+  const origins = values['allow-origin']?.flatMap((value) => value.split(',')).map((item) => item.trim()) ?? [];
+  for (const origin of origins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+      throw new CliUsageError(`Expected \`--allow-origin\` to list origins such as https://app.example.com (scheme, host and port, no path), got \`${origin}\`.`);
+    }
+  }
+  const tokenFile = values['token-file'];
+  if (tokenFile !== undefined && tokenFile.trim() === '') throw new CliUsageError('Expected `--token-file` to name a file, got an empty name.');
+  return { host, port, ...(tokenFile === undefined ? {} : { tokenFile }), allowedOrigins: origins };
+}
+
+/** The long flags, for suggestions. */
+const FLAGS = [
+  'root', 'read-only', 'allow', 'deny', 'no-shell', 'sandbox', 'keep-backups', 'background', 'github', 'skills', 'mode',
+  'ask-for-changes', 'http', 'host', 'port', 'token-file', 'allow-origin', 'help', 'version',
+];
+
+/** Node's parser messages, rewritten to say what to type instead. */
+function parseErrorText(error: Error & { code?: string }): string {
+  const help = 'Run `agent-toolbelt --help` for the flags.';
+  const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(error.message);
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown !== null) {
+    const given = unknown[1]!;
+    const nearest = nearestFlag(given.replace(/^-+/, ''));
+    return `Unknown flag \`${given}\`.${nearest === undefined ? '' : ` Did you mean \`--${nearest}\`?`} ${help}`;
+  }
+  const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(error.message);
+  if (missing !== null) return `\`${missing[1]}\` needs a value, as in \`${missing[1]} ${VALUE_EXAMPLES[missing[1]!] ?? 'LIST'}\`. ${help}`;
+  const extra = /^Option '(--[\w-]+)' does not take an argument/.exec(error.message);
+  if (extra !== null) return `\`${extra[1]}\` is a switch and takes no value: write \`${extra[1]}\` alone. ${help}`;
+  return `${error.message} ${help}`;
+}
+
+const VALUE_EXAMPLES: Record<string, string> = { '--root': 'DIR', '--mode': 'ask', '--sandbox': 'bwrap', '--host': '127.0.0.1', '--port': '8765', '--token-file': 'FILE' };
+
+/** The flag a mistyped one most likely meant: within a few edits, or the only one it begins or ends. */
+function nearestFlag(given: string): string | undefined {
+  let best: { flag: string; distance: number } | undefined;
+  for (const flag of FLAGS) {
+    const distance = editDistance(given, flag);
+    if (best === undefined || distance < best.distance) best = { flag, distance };
+  }
+  if (best !== undefined && best.distance <= Math.max(1, Math.min(3, Math.floor(given.length / 3)))) return best.flag;
+  const related = FLAGS.filter((flag) => flag.startsWith(given) || given.startsWith(flag));
+  return related.length === 1 ? related[0] : undefined;
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 function splitList(values: string[] | undefined, flag: string): string[] | undefined {

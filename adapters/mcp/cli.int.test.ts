@@ -10,7 +10,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { denialText } from '../../src/index.js';
-import { CLI_APPROVAL_HINT } from './cli-options.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startHttpCli, type HttpCli } from './test-support/http-cli.js';
 
 // The CLI runs from source through tsx, so the suite needs no build on a clean clone.
 const repository = fileURLToPath(new URL('../..', import.meta.url));
@@ -60,7 +61,7 @@ describe('agent-toolbelt mcp over stdio', () => {
       expect(names).toContain(name);
     }
     expect(names).not.toContain('ask_user_question');
-    expect(tools.find((tool) => tool.name === 'read_file')?.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+    expect(tools.find((tool) => tool.name === 'read_file')?.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     expect(tools.find((tool) => tool.name === 'delete_file')?.annotations).toMatchObject({ destructiveHint: true });
     expect(tools.find((tool) => tool.name === 'run_shell')?.annotations).toMatchObject({ openWorldHint: true });
 
@@ -87,8 +88,19 @@ describe('agent-toolbelt mcp over stdio', () => {
     const { client } = await start([]);
     const result = await client.callTool({ name: 'run_shell', arguments: { command: 'touch made.txt' } });
     expect(result.isError).toBe(true);
-    expect(text(result)).toBe(`run_shell needs the user's approval, and this MCP client cannot ask for it (it does not support elicitation), so it was not run. Tell the user what you wanted to do. ${CLI_APPROVAL_HINT}`);
+    expect(text(result)).toBe(
+      "run_shell needs the user's approval, and this MCP client cannot ask for it (it does not support elicitation), so it was not run. Tell the user what you wanted to do. " +
+        'To allow it, the user can restart the agent-toolbelt server with `--mode auto` (nothing asks), or use an MCP client that supports elicitation.',
+    );
     expect(existsSync(path.join(root, 'made.txt'))).toBe(false);
+  });
+
+  it('asks before every change with --ask-for-changes, and says which flag lets it run', async () => {
+    const { client } = await start(['--ask-for-changes']);
+    const result = await client.callTool({ name: 'create_file', arguments: { path: 'asked.txt', content: 'x' } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/so it was not run\. Tell the user what you wanted to do\. To allow it, the user can restart the agent-toolbelt server without `--ask-for-changes`, or use an MCP client that supports elicitation\.$/);
+    expect(existsSync(path.join(root, 'asked.txt'))).toBe(false);
   });
 
   it('asks through elicitation when the client supports it: approve runs, deny does not', async () => {
@@ -117,6 +129,26 @@ describe('agent-toolbelt mcp over stdio', () => {
   });
 });
 
+describe('agent-toolbelt mcp --http', () => {
+  const servers: HttpCli[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
+  });
+
+  it('serves over Streamable HTTP on loopback, with the token from TOOLBELT_MCP_TOKEN', async () => {
+    const token = 'cli-test-token-0123456789';
+    const server = await startHttpCli(['--root', root], { env: { TOOLBELT_MCP_TOKEN: token } });
+    servers.push(server);
+    expect(server.url.hostname).toBe('127.0.0.1');
+    expect(server.stderr()).toContain(', token required.');
+    expect((await fetch(server.url, { method: 'POST', body: '{}' })).status).toBe(401);
+    const client = new Client({ name: 'cli-http-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(server.url, { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    clients.push(client);
+    expect(text(await client.callTool({ name: 'read_file', arguments: { path: 'src/hello.txt' } }))).toContain('hello from the workspace');
+  });
+});
+
 describe('agent-toolbelt command line errors', () => {
   const run = (args: string[]) =>
     promisify(execFile)(process.execPath, [...nodeArgs, ...args], { cwd: repository }).then(
@@ -128,6 +160,12 @@ describe('agent-toolbelt command line errors', () => {
     const result = await run(['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: agent-toolbelt mcp --root DIR \[options\]/);
+  });
+
+  it('suggests the flag that was meant for a mistyped one, with exit code 2', async () => {
+    expect(await run(['mcp', '--roots', root])).toEqual({
+      code: 2, stdout: '', stderr: 'agent-toolbelt: Unknown flag `--roots`. Did you mean `--root`? Run `agent-toolbelt --help` for the flags.\n',
+    });
   });
 
   it('exits 2 for a bad flag and 1 for a missing root folder, with the reason on stderr', async () => {

@@ -39,7 +39,7 @@ async function main(args: readonly string[]): Promise<void> {
     if (!missing) throw error;
     throw Object.assign(new Error(MISSING_SDK_TEXT), { name: 'MissingDependencyError' });
   }
-  await serve.serveOverStdio(parsed.options, packageVersion());
+  await serve.serveCli(parsed.options, packageVersion());
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -164,15 +164,22 @@ describe('Streamable HTTP', () => {
     expect(existsSync(path.join(base, 'big.txt'))).toBe(false);
   });
 
-  it('refuses sessions beyond maxSessions with 503, and unknown session ids with 404', async () => {
+  it('at maxSessions closes the session idle longest, refuses with 503 when all are busy, and answers unknown ids with 404', async () => {
     const server = await serve({ maxSessions: 1 });
-    await connect(server.url);
+    const first = await connect(server.url);
+    const second = await connect(server.url);
+    expect(server.handler.sessionCount).toBe(1);
+    const gone = await post(server.url, callBody('task_get', {}), { 'mcp-session-id': first.transport.sessionId! });
+    expect(gone.status).toBe(404);
+    expect(((await gone.json()) as any).error.message).toBe(`There is no session \`${first.transport.sessionId}\` (it ended or expired); start a new one with initialize.`);
+    const busy = second.client.callTool({ name: 'wait', arguments: { label: 'busy' } }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
     await expect(connect(server.url)).rejects.toMatchObject({
       code: 503,
-      message: expect.stringContaining('This server keeps at most 1 session open, and all are in use; end one (HTTP DELETE) or wait until an idle one is closed.'),
+      message: expect.stringContaining('This server keeps at most 1 session open, and each is busy with a call; try again when one has finished.'),
     });
-    const unknown = await post(server.url, callBody('task_get', {}), { 'mcp-session-id': 'no-such-session' });
-    expect(unknown.status).toBe(404);
+    await second.client.close();
+    await busy;
   });
 
   it('closes a session left idle and ends its background jobs', async () => {

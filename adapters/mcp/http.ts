@@ -11,7 +11,7 @@ import { createMcpServer, type McpServerOptions } from './index.js';
 
 /** Largest request body accepted: 4 MiB (a `write_file` of a large file fits). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** Sessions open at once; an initialize beyond this is refused with 503. */
+/** Sessions open at once; beyond it the one idle longest is closed, or, when all are busy, an initialize is refused with 503. */
 export const DEFAULT_MAX_SESSIONS = 32;
 /** A session with no request and no open stream for this long is closed and its jobs ended: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -113,10 +113,25 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
       return errorResponse(400, 'Send the `Mcp-Session-Id` header of your session, or start one with an initialize request.');
     }
-    if (sessions.size >= maxSessions) {
-      return errorResponse(503, `This server keeps at most ${maxSessions} session${maxSessions === 1 ? '' : 's'} open, and all are in use; end one (HTTP DELETE) or wait until an idle one is closed.`, { 'Retry-After': '60' });
+    if (sessions.size >= maxSessions && !closeIdlest()) {
+      return errorResponse(503, `This server keeps at most ${maxSessions} session${maxSessions === 1 ? '' : 's'} open, and each is busy with a call; try again when one has finished.`, { 'Retry-After': '60' });
     }
     return startSession(request, parsedBody);
+  }
+
+  /**
+   * Makes room at the limit: many clients never end their sessions, so the one idle longest
+   * (nothing streaming) is closed, as it would be on expiry. False when every session is busy.
+   */
+  function closeIdlest(): boolean {
+    let idlest: OpenSession | undefined;
+    for (const open of sessions.values()) {
+      if (open.openStreams === 0 && (idlest === undefined || open.lastActive < idlest.lastActive)) idlest = open;
+    }
+    if (idlest === undefined) return false;
+    if (idlest.transport.sessionId !== undefined) sessions.delete(idlest.transport.sessionId);
+    void idlest.transport.close();
+    return true;
   }
 
   async function startSession(request: Request, parsedBody: unknown): Promise<Response> {

@@ -14,8 +14,11 @@ import {
   Workspace,
   type ToolCollection,
 } from '../../src/index.js';
-import { CLI_APPROVAL_HINT, type McpCliOptions } from './cli-options.js';
-import { createMcpServer } from './index.js';
+import { cliApprovalHint } from './cli-approval-hint.js';
+import type { McpCliHttpOptions, McpCliOptions } from './cli-options.js';
+import { readToken } from './cli-token.js';
+import { listenMcpHttp } from './http.js';
+import { createMcpServer, type McpServerOptions } from './index.js';
 
 /** The collections the command line asks for. Throws for a missing root or a wrong shell option, naming it. */
 export function cliCollections(options: McpCliOptions): ToolCollection[] {
@@ -36,22 +39,27 @@ export function cliCollections(options: McpCliOptions): ToolCollection[] {
 }
 
 /**
- * Serves the collections over stdio until the client goes away, then stops the session's
- * background jobs. Nothing but the protocol is written to stdout.
+ * Serves what the command line asks for: over stdio until the client goes away, or over
+ * Streamable HTTP with `--http` until the process is stopped. Either way the sessions'
+ * background jobs end with the server, and nothing but the protocol is written to stdout.
  */
-export async function serveOverStdio(options: McpCliOptions, version: string): Promise<void> {
+export async function serveCli(options: McpCliOptions, version: string): Promise<void> {
   const collections = cliCollections(options);
   // Skills are found once, at the start, so the server's instructions stay the same.
   if (options.skills) collections.push(await createSkillTools({ workspace: new Workspace(options.root) }));
-  const session = createSession();
-  const server = createMcpServer(collections, {
+  const serverOptions = {
     name: 'agent-toolbelt',
     version,
-    session,
     mode: options.mode,
-    approvalHint: CLI_APPROVAL_HINT,
+    askForChanges: options.askForChanges,
+    approvalHint: cliApprovalHint(options),
     ...(options.background ? { background: ['run_shell'] } : {}),
-  });
+  };
+  const shown = `${path.resolve(options.root)} (mode ${options.mode}${options.askForChanges ? ', asking for every change' : ''}${options.readOnly ? ', read-only' : ''})`;
+  if (options.http !== undefined) return serveOverHttp(collections, serverOptions, options.http, shown);
+
+  const session = createSession();
+  const server = createMcpServer(collections, { ...serverOptions, session });
   const transport = new StdioServerTransport();
   let closing = false;
   const shutdown = async () => {
@@ -66,5 +74,26 @@ export async function serveOverStdio(options: McpCliOptions, version: string): P
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
   await server.connect(transport);
-  process.stderr.write(`agent-toolbelt: serving ${path.resolve(options.root)} over stdio (mode ${options.mode}${options.readOnly ? ', read-only' : ''}).\n`);
+  process.stderr.write(`agent-toolbelt: serving ${shown} over stdio.\n`);
+}
+
+async function serveOverHttp(collections: ToolCollection[], serverOptions: McpServerOptions, http: McpCliHttpOptions, shown: string): Promise<void> {
+  const token = await readToken(http.tokenFile, process.env.TOOLBELT_MCP_TOKEN);
+  const running = await listenMcpHttp(collections, {
+    ...serverOptions,
+    host: http.host,
+    port: http.port,
+    allowedOrigins: http.allowedOrigins,
+    ...(token === undefined ? {} : { token }),
+  });
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  process.stderr.write(`agent-toolbelt: serving ${shown} over Streamable HTTP at ${running.url.href}${token === undefined ? '' : ', token required'}.\n`);
 }
