@@ -6,6 +6,8 @@ import {
   collectContext,
   collectInstructions,
   collectTools,
+  nativeTools,
+  toolsWithNative,
   createSession,
   Session,
   withBackground,
@@ -13,6 +15,7 @@ import {
 } from '../../src/index.js';
 import { dispatchCalls, resolvePendingCalls, type DispatchContext, type ModelCall } from './dispatcher.js';
 import { toChatMessages, toResponsesItems } from './messages.js';
+import { fromNativeItem, nativeOutputItem, nativeToolSpec } from './native-items.js';
 import { apiTool, functionSpec } from './specs.js';
 import type {
   ChatToolCall,
@@ -35,16 +38,21 @@ import type {
  * const completion = await client.chat.completions.create({ model, messages, tools: belt.tools });
  * const { messages: results } = await belt.handleToolCalls(completion.choices[0].message.tool_calls);
  */
-export function toOpenAI<Api extends OpenAIApi>(collections: readonly ToolCollection[], options: ToOpenAIOptions<Api>): OpenAIToolbelt<Api> {
+export function toOpenAI<Api extends OpenAIApi, Native extends boolean = false>(collections: readonly ToolCollection[], options: ToOpenAIOptions<Api, Native>): OpenAIToolbelt<Api, Native> {
   assertCollections(collections, 'toOpenAI');
   const api = validateOptions(options);
   const session = options.session ?? createSession();
   const all = options.background === undefined ? collections : withBackground(collections, { tools: options.background });
-  const tools = collectTools(all);
+  const native = options.native === true ? nativeTools(all, 'openai') : undefined;
+  const tools = native === undefined ? collectTools(all) : toolsWithNative(collectTools(all), native);
   assertApprovalOverrides(options.needsApproval, tools.keys());
-  const specs = [...tools.values()].map((tool) => functionSpec(tool, options.strict ?? true));
+  const specs = [...tools.values()].filter((tool) => !native?.tools.has(tool.name)).map((tool) => functionSpec(tool, options.strict ?? true));
   const schemas = new Map(specs.map((spec) => [spec.name, spec.looseSchema]));
-  const format = (outcomes: readonly ToolCallOutcome[]) => (api === 'chat' ? toChatMessages(outcomes) : toResponsesItems(outcomes));
+  const isNative = (name: string) => native?.tools.has(name) ?? false;
+  const format = (outcomes: readonly ToolCallOutcome[]): unknown[] =>
+    api === 'chat'
+      ? toChatMessages(outcomes)
+      : outcomes.flatMap((outcome): unknown[] => (outcome.result !== undefined && isNative(outcome.toolName) ? [nativeOutputItem({ ...outcome, result: outcome.result })] : toResponsesItems([outcome])));
   const context = (signal?: AbortSignal): DispatchContext => ({
     tools,
     schemas,
@@ -57,11 +65,11 @@ export function toOpenAI<Api extends OpenAIApi>(collections: readonly ToolCollec
   });
 
   const belt = {
-    tools: specs.map((spec) => apiTool(spec, api)),
+    tools: [...specs.map((spec) => apiTool(spec, api)), ...[...(native?.tools.keys() ?? [])].map(nativeToolSpec)],
     instructions: collectInstructions(all),
     session,
     async handleToolCalls(calls: readonly (ChatToolCall | ResponsesFunctionCall)[] | null | undefined, callOptions: { signal?: AbortSignal } = {}) {
-      const modelCalls = api === 'chat' ? fromChat((calls ?? []) as readonly ChatToolCall[]) : fromResponses((calls ?? []) as readonly ResponsesFunctionCall[]);
+      const modelCalls = api === 'chat' ? fromChat((calls ?? []) as readonly ChatToolCall[]) : fromResponses((calls ?? []) as readonly ResponsesFunctionCall[], native !== undefined);
       const { outcomes, pending } = await dispatchCalls(modelCalls, context(callOptions.signal));
       return { messages: format(outcomes), pending, outcomes };
     },
@@ -74,10 +82,10 @@ export function toOpenAI<Api extends OpenAIApi>(collections: readonly ToolCollec
       return text === undefined ? null : { role: options.contextRole ?? 'user', content: `<context>\n${text}\n</context>` };
     },
   };
-  return belt as unknown as OpenAIToolbelt<Api>;
+  return belt as unknown as OpenAIToolbelt<Api, Native>;
 }
 
-function validateOptions(options: ToOpenAIOptions): OpenAIApi {
+function validateOptions(options: ToOpenAIOptions<OpenAIApi, boolean>): OpenAIApi {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError("Expected an options object with `api: 'chat'` or `api: 'responses'`.");
   }
@@ -102,6 +110,12 @@ function validateOptions(options: ToOpenAIOptions): OpenAIApi {
   if (options.background !== undefined && (!Array.isArray(options.background) || options.background.some((name) => typeof name !== 'string'))) {
     throw new TypeError(`Expected the \`background\` option to be an array of tool names, got \`${JSON.stringify(options.background)}\`.`);
   }
+  if (options.native !== undefined && typeof options.native !== 'boolean') {
+    throw new TypeError(`Expected the \`native\` option to be a boolean, got \`${String(options.native)}\` (${typeof options.native}).`);
+  }
+  if (options.native === true && options.api !== 'responses') {
+    throw new TypeError("The `native` option offers the Responses API's own apply_patch and shell tools, which Chat Completions does not have: use `api: 'responses'` with it, or leave `native` out.");
+  }
   assertApprovalMode(options.mode);
   return options.api;
 }
@@ -115,11 +129,13 @@ function fromChat(calls: readonly ChatToolCall[]): ModelCall[] {
   }));
 }
 
-/** `function_call` items of a Responses output; messages, reasoning and other items are skipped. */
-function fromResponses(items: readonly ResponsesFunctionCall[]): ModelCall[] {
-  return items
-    .filter((item) => item.type === 'function_call')
-    .map((item) => ({ callId: String(item.call_id ?? ''), name: String(item.name ?? ''), arguments: argumentsText(item.arguments) }));
+/** `function_call` items of a Responses output, and with `native` its `apply_patch_call` and `shell_call` items; messages, reasoning and other items are skipped. */
+function fromResponses(items: readonly ResponsesFunctionCall[], native: boolean): ModelCall[] {
+  return items.flatMap((item): ModelCall[] => {
+    if (item.type === 'function_call') return [{ callId: String(item.call_id ?? ''), name: String(item.name ?? ''), arguments: argumentsText(item.arguments) }];
+    const call = native ? fromNativeItem(item) : undefined;
+    return call === undefined ? [] : [call];
+  });
 }
 
 /**
@@ -136,6 +152,7 @@ function argumentsText(value: unknown): string {
 export { OPENAI_FUNCTION_NAME_PATTERN } from './specs.js';
 export { dropNullOptionals, toFunctionParameters, toLooseParameters } from './strict-schema.js';
 export type { FunctionParameters, JsonSchema } from './strict-schema.js';
+export type { ApplyPatchCallOutputItem, ResponsesNativeTool, ShellCallOutputItem } from './native-items.js';
 export type {
   ChatFunctionTool,
   ChatResultMessage,
@@ -148,6 +165,7 @@ export type {
   PendingToolCall,
   ResponsesFunctionCall,
   ResponsesFunctionTool,
+  ResponsesResultItem,
   ToOpenAIOptions,
   ToolCallOutcome,
 } from './types.js';

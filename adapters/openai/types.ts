@@ -8,15 +8,25 @@ import type {
   Session,
   ToolResult,
 } from '../../src/index.js';
+import type { ApplyPatchCallOutputItem, ResponsesNativeTool, ShellCallOutputItem } from './native-items.js';
 import type { JsonSchema } from './strict-schema.js';
 
 /** Which OpenAI API the specs and messages are shaped for. */
 export type OpenAIApi = 'chat' | 'responses';
 
 /** Options of {@link toOpenAI}. */
-export interface ToOpenAIOptions<Api extends OpenAIApi = OpenAIApi> {
+export interface ToOpenAIOptions<Api extends OpenAIApi = OpenAIApi, Native extends boolean = boolean> {
   /** `chat` for Chat Completions, `responses` for the Responses API. */
   readonly api: Api;
+  /**
+   * Responses API only: offer the files and shell collections as the API's own `apply_patch`
+   * (in place of `create_file`, `write_file`, `edit_file`, `delete_file`) and `shell` (in
+   * place of `run_shell`) tools, which GPT-5.1 and later are trained on. `handleToolCalls`
+   * then answers `apply_patch_call` and `shell_call` items with `apply_patch_call_output`
+   * and `shell_call_output` items, run by the same rules as the tools they replace.
+   * @default false
+   */
+  readonly native?: Native;
   /**
    * Send strict-mode specs. A tool whose schema strict mode cannot express is sent with
    * `strict: false` and a console warning.
@@ -135,10 +145,13 @@ export interface HandledToolCalls<Message> {
   readonly outcomes: ToolCallOutcome[];
 }
 
+/** A Responses API input item `handleToolCalls` returns: with `native`, also the native tools' output items. */
+export type ResponsesResultItem<Native extends boolean> = Native extends true ? FunctionCallOutputItem | ApplyPatchCallOutputItem | ShellCallOutputItem : FunctionCallOutputItem;
+
 /** What {@link toOpenAI} returns for one API. */
-export interface OpenAIToolbelt<Api extends OpenAIApi> {
+export interface OpenAIToolbelt<Api extends OpenAIApi, Native extends boolean = false> {
   /** The request's `tools`. */
-  readonly tools: Api extends 'chat' ? ChatFunctionTool[] : ResponsesFunctionTool[];
+  readonly tools: Api extends 'chat' ? ChatFunctionTool[] : Native extends true ? Array<ResponsesFunctionTool | ResponsesNativeTool> : ResponsesFunctionTool[];
   /** Text for the system prompt (`instructions` in the Responses API). */
   readonly instructions: string;
   readonly session: Session;
@@ -146,13 +159,13 @@ export interface OpenAIToolbelt<Api extends OpenAIApi> {
   handleToolCalls(
     calls: Api extends 'chat' ? readonly ChatToolCall[] | null | undefined : readonly ResponsesFunctionCall[] | null | undefined,
     options?: { readonly signal?: AbortSignal },
-  ): Promise<HandledToolCalls<Api extends 'chat' ? ChatResultMessage : FunctionCallOutputItem>>;
+  ): Promise<HandledToolCalls<Api extends 'chat' ? ChatResultMessage : ResponsesResultItem<Native>>>;
   /** Answers pending calls (approvals run or are refused) and returns every result in call order. */
   resolvePending(
-    handled: HandledToolCalls<Api extends 'chat' ? ChatResultMessage : FunctionCallOutputItem>,
+    handled: HandledToolCalls<Api extends 'chat' ? ChatResultMessage : ResponsesResultItem<Native>>,
     answers: PendingAnswers,
     options?: { readonly signal?: AbortSignal },
-  ): Promise<HandledToolCalls<Api extends 'chat' ? ChatResultMessage : FunctionCallOutputItem>>;
+  ): Promise<HandledToolCalls<Api extends 'chat' ? ChatResultMessage : ResponsesResultItem<Native>>>;
   /** A message holding the collections' context (date, tasks, finished jobs) to append last, or `null`. */
   contextMessage(): Promise<{ role: 'user' | 'developer'; content: string } | null>;
 }
