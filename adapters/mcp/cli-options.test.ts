@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CliUsageError, HELP_TEXT, parseCli } from './cli-options.js';
 
@@ -71,5 +72,28 @@ describe('parseCli', () => {
     [['mcp', '--root', '.', '--http=yes'], '`--http` is a switch and takes no value: write `--http` alone. Run `agent-toolbelt --help` for the flags.'],
   ])('answers %j with the flag that was meant', (args, message) => {
     expect(() => parseCli(args)).toThrow(new CliUsageError(message));
+  });
+});
+
+describe('the README', () => {
+  /** The options of --help as [flag, meaning], continuation lines joined. */
+  function helpOptions(): string[][] {
+    const start = HELP_TEXT.indexOf('Options:\n') + 'Options:\n'.length;
+    const rows: string[][] = [];
+    for (const line of HELP_TEXT.slice(start, HELP_TEXT.indexOf('\n\n', start)).split('\n')) {
+      const flag = /^ {2}(-\S.*?) {2,}(\S.*)$/.exec(line);
+      if (flag !== null) rows.push([flag[1]!, flag[2]!]);
+      else rows[rows.length - 1]![1] += ` ${line.trim()}`;
+    }
+    return rows;
+  }
+
+  it('has a flag table that says what --help says, word for word', () => {
+    const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('| flag | meaning |'));
+    const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+    const cells = rows.map((row) => row.split(' | ').map((cell) => cell.replace(/^\| |\s\|$/g, '').replaceAll('`', '').trim()));
+    expect(cells).toEqual(helpOptions());
+    expect(cells.length).toBeGreaterThan(15);
   });
 });
