@@ -1,6 +1,17 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createAskUserTools, createFileTools, createSession, createTaskListTools, restoreSession, Workspace, type Session, type ToolCollection } from 'agent-toolbelt';
+import {
+  createAskUserTools,
+  createFileSessionStore,
+  createFileTools,
+  createSession,
+  createTaskListTools,
+  SessionBusyError,
+  Workspace,
+  type Session,
+  type SessionStore,
+  type SessionTurn,
+  type ToolCollection,
+} from 'agent-toolbelt';
 
 /** The folder the agent works in: `TOOLBELT_WORKSPACE`, else the folder the server was started in. */
 export function workspaceRoot(): string {
@@ -33,23 +44,70 @@ export function badChatId(value: unknown): Response {
   return Response.json({ error: `Expected a chat id of letters, digits, "_" or "-", got ${JSON.stringify(value) ?? String(value)}.` }, { status: 400 });
 }
 
-async function sessionFile(chatId: string): Promise<string> {
-  if (!isChatId(chatId)) throw new Error(`Expected a chat id of letters, digits, "_" or "-", got ${JSON.stringify(chatId)}.`);
-  // The workspace's private folder: the agent's own file tools refuse to touch it.
-  return path.join(await toolbelt().workspace.privateDir('chat-sessions'), `${chatId}.json`);
+let store: Promise<SessionStore> | undefined;
+
+/**
+ * Where chats' sessions live: Postgres when `DATABASE_URL` is set, Redis when `REDIS_URL` is
+ * set, else files in the workspace's private folder (which the agent's own file tools refuse
+ * to touch). With Postgres or Redis, any number of server instances can serve one chat.
+ */
+export function sessionStore(): Promise<SessionStore> {
+  store ??= (async () => {
+    if (process.env.DATABASE_URL) {
+      const { createPostgresSessionStore } = await import('agent-toolbelt/stores/postgres');
+      return createPostgresSessionStore({ connectionString: process.env.DATABASE_URL });
+    }
+    if (process.env.REDIS_URL) {
+      const { createRedisSessionStore } = await import('agent-toolbelt/stores/redis');
+      return createRedisSessionStore({ url: process.env.REDIS_URL });
+    }
+    return createFileSessionStore({ dir: await toolbelt().workspace.privateDir('chat-sessions') });
+  })();
+  return store;
 }
 
-/** The conversation's session: restored from its JSON when this chat was seen before. */
+/** The conversation's session as last saved, for reading (the task panel); takes no lease. */
 export async function loadSession(chatId: string): Promise<Session> {
-  const saved = await readFile(await sessionFile(chatId), 'utf8').catch(() => undefined);
-  return saved === undefined ? createSession({ id: chatId }) : restoreSession(saved);
+  return (await (await sessionStore()).load(chatId)) ?? createSession({ id: chatId });
 }
 
-/** Saves the session after a response, atomically (temp file + rename). */
-export async function saveSession(chatId: string, session: Session): Promise<void> {
-  const file = await sessionFile(chatId);
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, JSON.stringify(session));
-  await rename(temp, file);
+/** How long a request waits for the chat's previous turn before answering 409. */
+const WAIT_FOR_TURN_MS = 2_000;
+
+/**
+ * Runs one chat turn under the store's lease and answers with the turn's streamed response.
+ * `start` builds the response and says when its stream is `done`; the lease is held (and
+ * renewed) until then, and the session is saved after it. A chat whose previous turn is still
+ * running on any instance answers 409 `{ error: 'busy', id, waitMs, message }`.
+ */
+export async function respondInTurn(
+  chatId: string,
+  start: (session: Session, turn: SessionTurn) => Promise<{ response: Response; done: Promise<unknown> }>,
+): Promise<Response> {
+  let respond!: (response: Response) => void;
+  const responded = new Promise<Response>((resolve) => (respond = resolve));
+  const turn = (await sessionStore()).withSession(
+    chatId,
+    async (session, info) => {
+      const { response, done } = await start(session, info);
+      respond(response);
+      await done;
+    },
+    { waitMs: WAIT_FOR_TURN_MS },
+  );
+  const ended = turn.then(
+    () => undefined,
+    (error: unknown) => error ?? new Error('The turn failed without a reason.'),
+  );
+  const first = await Promise.race([responded.then((response) => ({ response })), ended.then((error) => ({ error }))]);
+  if ('response' in first) {
+    // The response is streaming; a save that fails after it is logged, the page already has its answer.
+    void ended.then((error) => error && console.error(`Chat ${chatId}: the turn's session was not saved.`, error));
+    return first.response;
+  }
+  if (first.error instanceof SessionBusyError) {
+    const { id, waitMs, message } = first.error;
+    return Response.json({ error: 'busy', id, waitMs, message }, { status: 409 });
+  }
+  throw first.error;
 }
