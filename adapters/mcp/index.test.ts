@@ -150,9 +150,12 @@ describe('createMcpServer', () => {
     expect(wrong).not.toHaveProperty('structuredContent');
   });
 
-  it('answers a call of an unknown tool with an error that lists the tools', async () => {
+  it('answers a call of a tool it does not offer with an error result that lists the tools', async () => {
     const { client } = await connect();
-    await expect(client.callTool({ name: 'ask_user_question', arguments: {} })).rejects.toThrow('Unknown tool `ask_user_question`. The tools are look, save, remove, run, gh_list_issues, plan_tasks, picture.');
+    expect(await client.callTool({ name: 'ask_user_question', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'There is no tool `ask_user_question`. The tools are look, save, remove, run, gh_list_issues, plan_tasks, picture.' }],
+      isError: true,
+    });
   });
 
   it('returns text, images and isError', async () => {

@@ -3,11 +3,9 @@ import { assertCollections } from '../../src/argument-checks.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
-  ErrorCode,
   InitializeRequestSchema,
   LATEST_PROTOCOL_VERSION,
   ListToolsRequestSchema,
-  McpError,
   type CallToolResult,
   type InitializeRequest,
   type InitializeResult,
@@ -144,7 +142,9 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
   protocol.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = offered().find((candidate) => candidate.name === request.params.name);
     if (tool === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool \`${request.params.name}\`. The tools are ${offered().map((candidate) => candidate.name).join(', ')}.`);
+      // A result the model can read, as the SDK's own server answers; it names the tools there are.
+      const names = offered().map((candidate) => candidate.name).join(', ');
+      return { content: [{ type: 'text', text: `There is no tool \`${request.params.name}\`. The tools are ${names}.` }], isError: true };
     }
     const result = toCallToolResult(await callTool(tool, request.params.arguments ?? {}, extra.signal, String(extra.requestId), progressNotifier(extra)), tool);
     const notice = jobs.length === 0 ? undefined : await collectContext(jobs, session);

@@ -20,7 +20,7 @@ export function mcpDriver(approvals: Driver['approvals']): Driver {
     framework: 'mcp',
     approvals,
     hasPrompt: false,
-    validatesArgumentsFirst: true,
+    validatesArgumentsFirst: false,
     async run(run: DriverRun): Promise<ModelView> {
       const { approver } = run;
       const server = createMcpServer(run.collections, {
