@@ -2,9 +2,11 @@ import { parseDocument } from 'yaml';
 
 /** The Agent Skills format's rule for `name`: lowercase letters, digits and single hyphens, not at either end. */
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-/** The format's limits. */
+/** The format's longest `name`. */
 export const MAX_SKILL_NAME_LENGTH = 64;
+/** The format's longest `description`. */
 export const MAX_SKILL_DESCRIPTION_LENGTH = 1_024;
+/** The format's longest `compatibility` note. */
 export const MAX_SKILL_COMPATIBILITY_LENGTH = 500;
 
 /** What a valid `SKILL.md` holds. */
