@@ -1,11 +1,12 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildExampleOnce } from './test-support/next-build.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -14,6 +15,8 @@ if (!hasChromium) console.warn(`Skipping the Next.js browser test: ${CHROMIUM} i
 const app = import.meta.dirname;
 const repository = path.resolve(app, '../..');
 const nextBin = path.join(repository, 'node_modules/next/dist/bin/next');
+/** The approval card, as the example's README shows it: `UPDATE_SCREENSHOT=1` writes it there, else to a temp file. */
+const screenshotPath = process.env.UPDATE_SCREENSHOT === '1' ? path.join(app, 'approval-card.png') : path.join(tmpdir(), `toolbelt-approval-card-${process.pid}.png`);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -48,13 +51,8 @@ describe.skipIf(!hasChromium)('the Next.js chat example in a real browser', () =
   let url = '';
 
   beforeAll(async () => {
-    // The app uses the built package (../../dist); CI builds it before the tests.
-    if (!existsSync(path.join(repository, 'dist/adapters/ai-sdk/index.js'))) {
-      execFileSync(process.execPath, [path.join(repository, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: repository, stdio: 'inherit' });
-    }
-    // NEXTJS_CHAT_PREBUILT=1 reuses an existing build while working on the test itself.
-    const prebuilt = process.env.NEXTJS_CHAT_PREBUILT === '1' && existsSync(path.join(app, '.next/BUILD_ID'));
-    if (!prebuilt) execFileSync(process.execPath, [nextBin, 'build'], { cwd: app, stdio: 'pipe', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    // The package in ../../dist and the app's .next, built once for every browser test file of this run.
+    await buildExampleOnce();
 
     workspace = await mkdtemp(path.join(tmpdir(), 'toolbelt-nextjs-workspace-'));
     await writeFile(path.join(workspace, 'approve.txt'), 'original\n');
@@ -118,11 +116,22 @@ describe.skipIf(!hasChromium)('the Next.js chat example in a real browser', () =
     await ask(page, 'Rewrite approve.txt');
 
     await waitFor(page, page.getByTestId('approve'));
-    expect(await page.locator('[data-tool="write_file"]').innerText()).toContain('Allow this? ');
+    const card = page.locator('[data-tool="write_file"]');
+    // One line a person reads, the state in words, and what would change as a diff.
+    expect(await card.getByTestId('call-line').innerText()).toBe('Overwrite approve.txt with 1 line (71 characters)');
+    expect(await card.getByTestId('call-state').innerText()).toBe('Needs your approval');
+    await waitFor(page, card.getByTestId('diff'));
+    expect(await card.getByTestId('diff').innerText()).toBe('@@ -1,1 +1,1 @@\n-original\n+Rewritten by the scripted model because you asked: Rewrite approve.txt\n');
+    expect(await card.innerText()).not.toContain('"content"'); // the input is folded away
+    await card.screenshot({ path: screenshotPath });
+    expect((await stat(screenshotPath)).size).toBeGreaterThan(5_000);
     expect(await readFile(path.join(workspace, 'approve.txt'), 'utf8')).toBe('original\n');
     await page.getByTestId('approve').click();
 
     await waitFor(page, page.getByText('Rewrote approve.txt and ticked the task off.'));
+    // After the write: the tool's own diff (data.diff) and the state in words.
+    expect(await card.getByTestId('call-state').innerText()).toBe('Done');
+    expect(await card.getByTestId('diff').innerText()).toContain('-original\n+Rewritten by the scripted model');
     expect(await readFile(path.join(workspace, 'approve.txt'), 'utf8')).toBe(
       'Rewritten by the scripted model because you asked: Rewrite approve.txt\n',
     );
@@ -146,11 +155,22 @@ describe.skipIf(!hasChromium)('the Next.js chat example in a real browser', () =
       ),
     );
     expect(await readFile(path.join(workspace, 'deny.txt'), 'utf8')).toBe('original\n');
-    await waitFor(page, page.getByTestId('status').filter({ hasText: 'ready' }));
+    await waitFor(page, page.locator('[data-testid="status"][data-status="ready"]'));
+    expect(await page.locator('[data-tool="write_file"]').getByTestId('call-state').innerText()).toBe('You said no');
     await waitFor(page, page.locator('[data-testid="tasks"] li[data-status="pending"]', { hasText: 'Write deny.txt' }));
     expect(await page.locator('[data-testid="tasks"] li').count()).toBe(1);
     await page.close();
   }, 120_000);
+
+  it('says so when the chat is busy in another tab (the route answers 409)', async () => {
+    const page = await context!.newPage();
+    // The 409 itself comes from the session store's lease (see two-servers.int.test.ts); here the page's answer to it.
+    await page.route('**/api/chat', (route) => route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: 'busy' }) }));
+    await ask(page, 'Rewrite deny.txt');
+    await waitFor(page, page.getByTestId('busy'));
+    expect(await page.getByTestId('busy').innerText()).toBe('This chat is busy in another tab or window. Wait for it to finish there, then send again.');
+    await page.close();
+  }, 60_000);
 
   it('shows ask_user_question in the page and sends the clicked answer back to the model (addToolOutput)', async () => {
     const page = await context!.newPage();

@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
+import './chat.css';
 
 export const metadata = { title: 'agent-toolbelt chat' };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body style={{ fontFamily: 'system-ui, sans-serif', margin: 0 }}>{children}</body>
+      <body>{children}</body>
     </html>
   );
 }
