@@ -15,6 +15,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'find_files vs ripgrep --files', load: () => import('./find.js') },
   { name: 'read_file on a 1 GB file', load: () => import('./read.js') },
   { name: 'run_shell vs child_process', load: () => import('./shell.js') },
+  { name: 'run_shell allowlist parse', load: () => import('./allowlist.js') },
   { name: 'tool specs vs deepagents', load: () => import('./specs.js') },
 ];
 

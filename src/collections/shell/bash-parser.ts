@@ -13,6 +13,9 @@ export interface BashParser {
 
 export type { Node as BashNode, Tree as BashTree };
 
+/** Commands that take the parser through most of the grammar, parsed once while loading. */
+const WARM_UP_SAMPLES = ['', "git status --short 'a b' \"c\" d\\ e", 'a $(b) `c` ${d} $((1)) $\'e\' <<<f; g && h | i > j', '[[ -v a ]]; ((b)); declare c=(1); f() { :; }'];
+
 let loading: Promise<BashParser> | undefined;
 let loaded: BashParser | undefined;
 
@@ -32,9 +35,15 @@ export function loadBashParser(): Promise<BashParser> {
     await nextTask();
     const parser = new Parser();
     parser.setLanguage(language);
-    // V8 compiles WebAssembly functions on their first call; the grammar's lexer is large, so
-    // the first parse is slow. Pay for it here, not in the first command's check.
-    parser.parse('')?.delete();
+    // V8 compiles WebAssembly functions on their first call, and the grammar's lexer is large
+    // (about 15 ms). Pay for it here, and for the rest of the grammar in small steps, each in a
+    // task of its own, not in the first command's check.
+    for (const sample of WARM_UP_SAMPLES) {
+      const tree = parser.parse(sample);
+      if (tree !== null) visitEveryNode(tree.rootNode);
+      tree?.delete();
+      await nextTask();
+    }
     const ready: BashParser = {
       parse(text) {
         const tree = parser.parse(text);
@@ -51,6 +60,15 @@ export function loadBashParser(): Promise<BashParser> {
 /** The parser when {@link loadBashParser} has finished, else `undefined` (for callers that cannot wait). */
 export function loadedBashParser(): BashParser | undefined {
   return loaded;
+}
+
+/** Touches what a check reads of every node, so those functions are compiled too. */
+function visitEveryNode(node: Node): void {
+  void [node.type, node.isNamed, node.isError, node.isMissing, node.startIndex, node.endIndex, node.namedChildCount, node.parent];
+  for (let index = 0; index < node.childCount; index += 1) {
+    void node.fieldNameForChild(index);
+    visitEveryNode(node.child(index)!);
+  }
 }
 
 function nextTask(): Promise<void> {

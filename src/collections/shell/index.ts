@@ -15,7 +15,7 @@ import {
 import { buildEnvironment } from './environment.js';
 import { formatShellResult } from './format.js';
 import { resolveShellOptions, type ShellConfig, type ShellToolsOptions } from './options.js';
-import { checkCommand, commandApprovalKey, onlyChangesDirectory, prepareCommandPolicy } from './policy.js';
+import { checkCommand, commandApprovalKey, onlyChangesDirectory, prepareApprovalKey, startCommandPolicy } from './policy.js';
 import { runCommand } from './run-command.js';
 import { runShellOutput } from './output-schema.js';
 
@@ -40,8 +40,8 @@ const REPLY_RESERVE = 1_000;
  */
 export function createShellTools(options: ShellToolsOptions): ToolCollection {
   const config = resolveShellOptions(options);
-  // The bash grammar behind the allowlist and "always" keys loads in the background, once.
-  void prepareCommandPolicy();
+  // The bash grammar behind the allowlist and "always" keys loads on its own thread, once.
+  startCommandPolicy();
   const shellName = path.basename(config.shell);
   return {
     name: 'shell',
@@ -93,8 +93,8 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
     async checkPolicy({ command, working_directory }: Input) {
       const refusal = await checkCommand(command, policy);
       if (refusal !== undefined) return refusal;
-      // approvalKey, which comes next, is synchronous and needs the grammar loaded.
-      await prepareCommandPolicy();
+      // approvalKey, which comes next, is synchronous: it reads this parse.
+      await prepareApprovalKey(command);
       if (working_directory !== undefined) {
         try {
           await config.workspace.resolveDirectory(working_directory);

@@ -1,7 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { checkCommand, commandApprovalKey, onlyChangesDirectory, prefixProblem, prepareCommandPolicy } from './policy.js';
+import { describe, expect, it } from 'vitest';
+import { checkCommand, commandApprovalKey, onlyChangesDirectory, prefixProblem, prepareApprovalKey } from './policy.js';
 
-beforeAll(prepareCommandPolicy);
+/** The key, after the parse run_shell makes before any approval. */
+async function keyOf(command: string): Promise<string | undefined> {
+  await prepareApprovalKey(command);
+  return commandApprovalKey(command);
+}
 
 describe('allow prefixes', () => {
   it('match whole words, ignoring case', async () => {
@@ -36,22 +40,22 @@ describe('prefixProblem', () => {
 });
 
 describe('commandApprovalKey', () => {
-  it('is the first two words', () => {
-    expect(commandApprovalKey('git status --short')).toBe('git status');
-    expect(commandApprovalKey('npm test')).toBe('npm test');
-    expect(commandApprovalKey('  ls   -la src')).toBe('ls -la');
-    expect(commandApprovalKey('pwd')).toBe('pwd');
+  it('is the first two words', async () => {
+    expect(await keyOf('git status --short')).toBe('git status');
+    expect(await keyOf('npm test')).toBe('npm test');
+    expect(await keyOf('  ls   -la src')).toBe('ls -la');
+    expect(await keyOf('pwd')).toBe('pwd');
   });
 
-  it('is undefined for compound commands and for commands that run other commands', () => {
+  it('is undefined for compound commands and for commands that run other commands', async () => {
     for (const command of ['git status; rm -rf x', 'a | b', 'echo $(id)', 'bash -c "rm -rf x"', 'sudo ls', 'xargs rm', 'FOO=1 npm test', 'env X=1 ls', '']) {
-      expect(commandApprovalKey(command), command).toBeUndefined();
+      expect(await keyOf(command), command).toBeUndefined();
     }
   });
 });
 
 describe('commandApprovalKey never remembers a shell or inline code under another spelling', () => {
-  it('is undefined for a runner given by path, quoted, escaped or after `!`/`coproc`, and for inline code flags', () => {
+  it('is undefined for a runner given by path, quoted, escaped or after `!`/`coproc`, and for inline code flags', async () => {
     const commands = [
       '/bin/bash -c "rm -rf x"',
       "'bash' -c x",
@@ -66,11 +70,33 @@ describe('commandApprovalKey never remembers a shell or inline code under anothe
       'perl -e 1',
       'node --eval 1',
     ];
-    for (const command of commands) expect(commandApprovalKey(command), command).toBeUndefined();
+    for (const command of commands) expect(await keyOf(command), command).toBeUndefined();
     // Expansions that run code: "always" for `git status` must not cover them.
-    expect(commandApprovalKey("git status ${x:='$'(touch f)} ${x@P}")).toBeUndefined();
-    expect(commandApprovalKey('git status $[a[x]]')).toBeUndefined();
-    expect(commandApprovalKey('./node_modules/.bin/vitest run')).toBe('./node_modules/.bin/vitest run');
+    expect(await keyOf("git status ${x:='$'(touch f)} ${x@P}")).toBeUndefined();
+    expect(await keyOf('git status $[a[x]]')).toBeUndefined();
+    expect(await keyOf('./node_modules/.bin/vitest run')).toBe('./node_modules/.bin/vitest run');
+  });
+});
+
+describe('commandApprovalKey after quote removal and path stripping', () => {
+  it('never keys a runner, an evaluating builtin or a package runner, however spelled', async () => {
+    const commands = [
+      "$'\\x65nv' FOO=1 true", "$'env' ls", "'env' ls", '"env" ls', 'e\\nv ls', '/usr/bin/env ls', "'/usr/bin/env' ls", '/usr/bin/e""nv ls', 'ENV ls',
+      "'bash' -c x", 'B\\ASH x', "'x'args rm", 'su\\do ls', 'time ls', "'time' ls", 'eval x', 'command ls', 'builtin echo', 'trap x EXIT',
+      "test -v 'a[1]'", 'printf x', 'declare x', "'let' x", 'read x', 'mapfile x', 'unset x', 'npm exec foo', 'npm x foo', 'pnpm dlx foo', 'npx foo',
+      'git status $HOME', "git $'status'", 'git status # x', 'git st*', 'FOO=1 git status', "'git status' x", 'git "a b"',
+    ];
+    for (const command of commands) expect(await keyOf(command), command).toBeUndefined();
+  });
+
+  it('keys plain commands by their words after quote removal, so spellings share a key', async () => {
+    expect(await keyOf("'git' status")).toBe('git status');
+    expect(await keyOf('g\\it "status" --short')).toBe('git status');
+    expect(await keyOf('npm run build')).toBe('npm run');
+  });
+
+  it('is undefined for a command that was not parsed yet, so "always" is never guessed', () => {
+    expect(commandApprovalKey('git never-parsed-before')).toBeUndefined();
   });
 });
 

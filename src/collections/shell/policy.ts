@@ -1,12 +1,11 @@
 /**
  * The allow and deny prefix lists of `run_shell`, and the key an "always" approval is
  * remembered under. With an allowlist a command runs only when the bash grammar and a strict
- * word reader both prove it one plain command of literal words ({@link commandStructure});
+ * word reader both prove it one plain command of literal words (command-structure.ts);
  * the lists still do not look inside what an allowed program does with its arguments, so a
  * sandbox is the boundary.
  */
-import { loadBashParser, loadedBashParser } from './bash-parser.js';
-import { commandStructure } from './command-structure.js';
+import { analyzeCommand, analyzedCommand, startCommandAnalyzer } from './command-analyzer.js';
 import { readLiteralWords, type FindingKind, type LiteralWord, type SyntaxFinding } from './literal-words.js';
 
 /**
@@ -114,8 +113,9 @@ function prefixWords(prefix: string): readonly string[] {
  * Why the policy refuses `command`, written for the model, or `undefined` when it may run.
  * Without an allowlist everything may run (only an empty command is refused). With one, the
  * command must be a single plain command whose every word is a literal after quote removal,
- * starting with an allowed prefix and with no denied one. The first call loads the bash
- * grammar (once per process, about 20–40 ms, in steps that each yield to the event loop).
+ * starting with an allowed prefix and with no denied one. The command is parsed on a worker
+ * thread that holds the bash grammar (started once per process; its load never holds this
+ * thread's event loop).
  */
 export async function checkCommand(command: string, policy: CommandPolicy): Promise<string | undefined> {
   if (command.trim() === '') return 'The command is empty. Pass the command to run, such as `git status`.';
@@ -134,7 +134,7 @@ export async function checkCommand(command: string, policy: CommandPolicy): Prom
     );
   }
 
-  const structure = commandStructure(await loadBashParser(), command);
+  const structure = await analyzeCommand(command);
   if ('finding' in structure) return syntaxRefusal(allowed, structure.finding);
   const words = structure.words;
 
@@ -242,14 +242,14 @@ function quoted(text: string): string {
  * spelled: `/usr/bin/env`, `'env'`, `e\nv`), for builtins that evaluate code, for inline code
  * (`node -e`, `python -c`) and for `npm exec` and kin.
  *
- * It reads the command with the bash grammar, which {@link checkCommand} loads (as does
- * `run_shell` before any approval); until the grammar is loaded it returns `undefined`.
+ * It is synchronous, so it reads the parse that {@link prepareApprovalKey} or
+ * {@link checkCommand} made of this command (`run_shell` makes it before any approval);
+ * without one it returns `undefined`.
  */
 export function commandApprovalKey(command: string): string | undefined {
-  const parser = loadedBashParser();
-  if (parser === undefined || command.length > MAX_CHECKED_COMMAND_CHARACTERS || characterFinding(command) !== undefined) return undefined;
-  const structure = commandStructure(parser, command);
-  if ('finding' in structure) return undefined;
+  if (command.length > MAX_CHECKED_COMMAND_CHARACTERS || characterFinding(command) !== undefined) return undefined;
+  const structure = analyzedCommand(command);
+  if (structure === undefined || 'finding' in structure) return undefined;
   const keyWords = structure.words.slice(0, 2);
   // A word with a blank inside would make two different commands share a key.
   if (keyWords.some((word) => word.hasPattern || /[\s\p{Cc}]/u.test(word.value) || word.value === '')) return undefined;
@@ -263,11 +263,17 @@ export function commandApprovalKey(command: string): string | undefined {
 }
 
 /**
- * Loads what {@link commandApprovalKey} needs, so "always" works from the first call. Never
- * rejects: without the grammar no key is remembered, and an allowlist's check reports the cause.
+ * Parses `command` so that {@link commandApprovalKey} can answer for it. Never rejects: when
+ * the grammar cannot load, no key is remembered (and an allowlist's check reports the cause).
  */
-export async function prepareCommandPolicy(): Promise<void> {
-  await loadBashParser().catch(() => undefined);
+export async function prepareApprovalKey(command: string): Promise<void> {
+  if (command.length > MAX_CHECKED_COMMAND_CHARACTERS || characterFinding(command) !== undefined) return;
+  await analyzeCommand(command).catch(() => undefined);
+}
+
+/** Starts the parser thread in the background, so the grammar is loaded by the first call. */
+export function startCommandPolicy(): void {
+  startCommandAnalyzer();
 }
 
 /** True when the command only changes directory, which has no effect on later calls. */
