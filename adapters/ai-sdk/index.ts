@@ -7,6 +7,7 @@ import {
   collectInstructions,
   collectTools,
   Session,
+  toolsWithNative,
   withBackground,
   type ApprovalMode,
   type ApprovalOverrides,
@@ -16,12 +17,14 @@ import {
 } from '../../src/index.js';
 import { createToolApproval, type AiSdkToolApproval } from './approval.js';
 import { createContextMiddleware } from './middleware.js';
+import { aiSdkNativeTools, type AiSdkNativeOption } from './native-tools.js';
 import { toAiSdkTool, type AiSdkToolOutput } from './tools.js';
 
 export { APPROVE_ALWAYS_REASON } from './approval.js';
 export type { AiSdkApprovalStatus, AiSdkToolApproval } from './approval.js';
 export type { AiSdkToolOutput, AiSdkToolProgress } from './tools.js';
 export { aiSdkVision } from './vision.js';
+export type { AiSdkNativeOption, AnthropicToolFactories, OpenAIToolFactories } from './native-tools.js';
 
 /** How {@link toAiSdk} hands the collections to the AI SDK. */
 export interface AiSdkOptions {
@@ -43,6 +46,15 @@ export interface AiSdkOptions {
    * @default none
    */
   readonly background?: readonly string[] | BackgroundOptions;
+  /**
+   * Send the files and shell collections as the provider's own tools, run by the same rules:
+   * `{ anthropic: anthropic.tools }` (from `@ai-sdk/anthropic`) for Claude's text editor and
+   * bash, `{ openai: openai.tools }` (from `@ai-sdk/openai`) for the Responses API's
+   * `apply_patch` and `shell`. The factories are passed in, so this adapter imports neither
+   * provider. The tools they replace are left out of `tools`.
+   * @default none
+   */
+  readonly native?: AiSdkNativeOption;
 }
 
 /** What {@link toAiSdk} returns: everything a `generateText`, `streamText` or `ToolLoopAgent` call needs. */
@@ -76,14 +88,18 @@ export function toAiSdk(collections: readonly ToolCollection[], options: AiSdkOp
   const settings = validateOptions(collections, options);
   const all = withBackgroundTools(collections, options.background);
   const definitions = collectTools(all);
-  assertApprovalOverrides(options.needsApproval, definitions.keys());
+  const native = options.native === undefined ? undefined : aiSdkNativeTools(all, options.native, settings);
+  const offered = native === undefined ? definitions : toolsWithNative(definitions, native.native);
+  assertApprovalOverrides(options.needsApproval, offered.keys());
   const tools: Record<string, Tool<any, any>> = {};
-  for (const [name, tool] of definitions) tools[name] = toAiSdkTool(tool, settings);
+  for (const [name, tool] of offered) tools[name] = native?.tools[name] ?? toAiSdkTool(tool, settings);
+  // The OpenAI shell's input is in the SDK's own field names, which the core tool does not read; its tool carries needsApproval.
+  const approvable = new Map([...offered].filter(([name]) => !(name === 'shell' && native?.native.tools.has(name))));
   return {
     tools,
-    middleware: createContextMiddleware(all, settings.session, new Set(definitions.keys())),
+    middleware: createContextMiddleware(all, settings.session, new Set(offered.keys())),
     instructions: collectInstructions(all),
-    toolApproval: createToolApproval(definitions, settings),
+    toolApproval: createToolApproval(approvable, settings),
   };
 }
 

@@ -1,5 +1,6 @@
 /** @module agent-toolbelt/anthropic: tools and a dispatcher for the Anthropic Messages API, Claude's text editor and bash included, with no dependency on `@anthropic-ai/sdk`. */
 import { z } from 'zod';
+import { assertCollections } from '../../src/argument-checks.js';
 import {
   assertApprovalMode,
   assertApprovalOverrides,
@@ -48,6 +49,7 @@ export const ANTHROPIC_TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
  * messages.push({ role: 'assistant', content: reply.content }, { role: 'user', content });
  */
 export function toAnthropic(collections: readonly ToolCollection[], options: ToAnthropicOptions = {}): AnthropicToolbelt {
+  assertCollections(collections, 'toAnthropic');
   validateOptions(options);
   const session = options.session ?? createSession();
   const all = options.background === undefined ? collections : withBackground(collections, { tools: options.background });
