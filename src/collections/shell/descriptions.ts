@@ -27,7 +27,7 @@ export function runShellDescription(settings: ShellDescriptionSettings): string 
     parts.push(
       `Only commands starting with ${settings.allow.map((prefix) => `\`${prefix}\``).join(', ')} may run` +
         (settings.deny === undefined ? '' : `, except ${settings.deny.map((prefix) => `\`${prefix}\``).join(', ')}`) +
-        ', one at a time: no chaining (; & | && ||), substitution ($( ${ $[ and backticks), redirection (< >) or line breaks.',
+        ", one plain command at a time with every word written out (plain, '…' or \"…\"): no chaining (; & | && ||), substitution ($( ${ $[ and backticks), variables ($NAME), $'…' quoting, redirection (< >), line breaks or comments.",
     );
   }
   if (settings.sandboxed) {
