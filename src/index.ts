@@ -134,7 +134,7 @@ export {
   DEFAULT_TIMEOUT_MS as DEFAULT_SHELL_TIMEOUT_MS,
 } from './collections/shell/options.js';
 export { NON_INTERACTIVE_ENVIRONMENT } from './collections/shell/environment.js';
-export { checkCommand, commandApprovalKey } from './collections/shell/policy.js';
+export { checkCommand, commandApprovalKey, prepareApprovalKey } from './collections/shell/policy.js';
 
 // Collections: task list
 export { createTaskListTools, MAX_TASKS_PER_CALL } from './collections/task-list/index.js';
