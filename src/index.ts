@@ -73,7 +73,7 @@ export { createSessionStore } from './stores/create-session-store.js';
 export { createFileSessionStore } from './stores/file-session-store.js';
 export type { FileSessionStoreOptions } from './stores/file-session-store.js';
 export type { SaveSessionOptions, SessionStore, SessionTurn, WithSessionOptions } from './stores/session-store.js';
-export type { LeaseOutcome, ReleaseWatcher, SessionStoreBackend, StoredSession, WriteOutcome } from './stores/store-backend.js';
+export type { LeaseOutcome, ReleaseWatcher, SessionStoreBackend, StoredSession, WriteOptions, WriteOutcome } from './stores/store-backend.js';
 export {
   DEFAULT_SESSION_LEASE_MS,
   DEFAULT_SESSION_OPERATION_TIMEOUT_MS,

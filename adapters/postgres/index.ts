@@ -9,6 +9,7 @@ import {
   type SessionStoreBackend,
   type SessionStoreDefaults,
   type StoredSession,
+  type WriteOptions,
   type WriteOutcome,
 } from '../../src/index.js';
 
@@ -159,21 +160,28 @@ class PostgresBackend implements SessionStoreBackend {
     return { json: row.payload === null || row.expired ? undefined : row.payload, version: Number(row.version) };
   }
 
-  async write(id: string, json: SessionJSON, options: { expectedVersion: number; leaseToken: string | undefined; ttlMs: number | undefined }): Promise<WriteOutcome> {
+  async write(id: string, json: SessionJSON, options: WriteOptions): Promise<WriteOutcome> {
     const payload = JSON.stringify(json);
     const ttl = options.ttlMs ?? null;
     const token = options.leaseToken ?? null;
-    // One statement each: the row lock of the UPDATE makes the version and lease checks and the write one atomic step.
+    const release = token !== null && options.release === true;
+    // One statement: the row lock of the UPDATE makes the version and lease checks, the write
+    // and (at the end of a turn) the release one atomic step; the NOTIFY goes out at commit.
     const updated = await this.#query<{ version: string }>(
-      `UPDATE ${this.#table} SET payload = $2::jsonb, version = version + 1,
-         expires_at = clock_timestamp() + $4::bigint * interval '1 millisecond', updated_at = clock_timestamp()
-       WHERE id = $1 AND version = $3::bigint AND CASE WHEN $5::text IS NULL
-         THEN lease_until IS NULL OR lease_until <= clock_timestamp()
-         ELSE lease_token = $5::text AND lease_until > clock_timestamp() END
-       RETURNING version`,
-      [id, payload, options.expectedVersion, ttl, token],
+      `WITH written AS (
+         UPDATE ${this.#table} SET payload = $2::jsonb, version = version + 1,
+           expires_at = clock_timestamp() + $4::bigint * interval '1 millisecond', updated_at = clock_timestamp(),
+           lease_token = CASE WHEN $6::boolean THEN NULL ELSE lease_token END,
+           lease_until = CASE WHEN $6::boolean THEN NULL ELSE lease_until END
+         WHERE id = $1 AND version = $3::bigint AND CASE WHEN $5::text IS NULL
+           THEN lease_until IS NULL OR lease_until <= clock_timestamp()
+           ELSE lease_token = $5::text AND lease_until > clock_timestamp() END
+         RETURNING version
+       )
+       SELECT version, CASE WHEN $6::boolean THEN pg_notify($7, $1) END AS notified FROM written`,
+      [id, payload, options.expectedVersion, ttl, token, release, this.#channel],
     );
-    if (updated.rows[0] !== undefined) return { written: true, version: Number(updated.rows[0].version) };
+    if (updated.rows[0] !== undefined) return { written: true, version: Number(updated.rows[0].version), released: release };
     if (options.expectedVersion === 0 && token === null) {
       const inserted = await this.#pool.query<{ version: string }>(
         `INSERT INTO ${this.#table} (id, version, payload, expires_at) VALUES ($1, 1, $2::jsonb, clock_timestamp() + $3::bigint * interval '1 millisecond')
@@ -198,20 +206,24 @@ class PostgresBackend implements SessionStoreBackend {
   }
 
   async acquire(id: string, token: string, leaseMs: number): Promise<LeaseOutcome> {
-    const { rows } = await this.#query<{ mine: boolean; retry_ms: string | null }>(
+    // Take the lease and read the session in one round trip; the upsert's row lock decides between racing turns.
+    const { rows } = await this.#query<{ mine: boolean; retry_ms: string | null; version: string | null; payload: SessionJSON | null; expired: boolean | null }>(
       `WITH taken AS (
          INSERT INTO ${this.#table} AS t (id, lease_token, lease_until) VALUES ($1, $2, clock_timestamp() + $3::bigint * interval '1 millisecond')
          ON CONFLICT (id) DO UPDATE SET lease_token = EXCLUDED.lease_token, lease_until = EXCLUDED.lease_until
          WHERE t.lease_until IS NULL OR t.lease_until <= clock_timestamp()
-         RETURNING true AS mine
+         RETURNING version, payload, coalesce(expires_at <= clock_timestamp(), false) AS expired
        )
-       SELECT true AS mine, NULL AS retry_ms FROM taken
+       SELECT true AS mine, NULL AS retry_ms, version::text, payload, expired FROM taken
        UNION ALL
-       SELECT false, ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::text FROM ${this.#table} WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM taken)`,
+       SELECT false, ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::text, NULL, NULL, NULL
+         FROM ${this.#table} WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM taken)`,
       [id, token, leaseMs],
     );
     const row = rows[0];
-    if (row?.mine) return { acquired: true };
+    if (row?.mine) {
+      return { acquired: true, stored: { json: row.payload === null || row.expired ? undefined : row.payload, version: Number(row.version ?? 0) } };
+    }
     return { acquired: false, retryInMs: Math.max(1, Number(row?.retry_ms ?? 1)) };
   }
 

@@ -9,6 +9,7 @@ import {
   type SessionStoreBackend,
   type SessionStoreDefaults,
   type StoredSession,
+  type WriteOptions,
   type WriteOutcome,
 } from '../../src/index.js';
 
@@ -32,8 +33,14 @@ export interface RedisSessionStoreOptions extends SessionStoreDefaults {
   readonly prefix?: string;
 }
 
-/** Takes the lease when free: `{1}` when taken, else `{0, the holder's remaining milliseconds}`. */
-const ACQUIRE = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return {1} end
+/**
+ * Takes the lease when free and reads the session in the same step: `{1, payload, version}`
+ * when taken, else `{0, the holder's remaining milliseconds}`.
+ */
+const ACQUIRE = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  local stored = redis.call('HMGET', KEYS[2], 'payload', 'version')
+  return {1, stored[1], stored[2]}
+end
 return {0, redis.call('PTTL', KEYS[1])}`;
 /** Extends the lease only for its owner. */
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
@@ -42,8 +49,8 @@ return 0`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 /**
- * The versioned save, checked and written in one script: `{1, version}` when written,
- * `{0, reason, storedVersion}` when refused.
+ * The versioned save, checked and written in one script (and, when asked, the lease released):
+ * `{1, version, released?}` when written, `{0, reason, storedVersion}` when refused.
  */
 const SAVE = `local lease = redis.call('GET', KEYS[2])
 local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
@@ -56,6 +63,10 @@ if stored ~= tonumber(ARGV[2]) then return {0, 'version', stored} end
 local version = stored + 1
 redis.call('HSET', KEYS[1], 'payload', ARGV[1], 'version', version)
 if ARGV[4] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[4]) else redis.call('PERSIST', KEYS[1]) end
+if ARGV[5] == '1' and ARGV[3] ~= '' then
+  redis.call('DEL', KEYS[2])
+  return {1, version, 1}
+end
 return {1, version}`;
 
 /**
@@ -105,6 +116,11 @@ function withoutCredentials(url: string): string {
   return parsed.toString().replace(/\/$/, '');
 }
 
+/** A session hash's fields as HMGET returns them (a Lua nil arrives as null). */
+function parseStored(payload: string | number | null, version: string | number | null): StoredSession {
+  return { json: typeof payload === 'string' ? (JSON.parse(payload) as SessionJSON) : undefined, version: version === null ? 0 : Number(version) };
+}
+
 const sha1 = (script: string) => createHash('sha1').update(script).digest('hex');
 
 class RedisBackend implements SessionStoreBackend {
@@ -151,16 +167,16 @@ class RedisBackend implements SessionStoreBackend {
 
   async read(id: string): Promise<StoredSession> {
     const [payload, version] = (await this.#send(['HMGET', this.#sessionKey(id), 'payload', 'version'])) as [string | null, string | null];
-    return { json: payload === null ? undefined : (JSON.parse(payload) as SessionJSON), version: version === null ? 0 : Number(version) };
+    return parseStored(payload, version);
   }
 
-  async write(id: string, json: SessionJSON, options: { expectedVersion: number; leaseToken: string | undefined; ttlMs: number | undefined }): Promise<WriteOutcome> {
+  async write(id: string, json: SessionJSON, options: WriteOptions): Promise<WriteOutcome> {
     const reply = (await this.#script(
       SAVE,
       [this.#sessionKey(id), this.#leaseKey(id)],
-      [JSON.stringify(json), String(options.expectedVersion), options.leaseToken ?? '', options.ttlMs === undefined ? '' : String(options.ttlMs)],
+      [JSON.stringify(json), String(options.expectedVersion), options.leaseToken ?? '', options.ttlMs === undefined ? '' : String(options.ttlMs), options.release ? '1' : ''],
     )) as [number, string | number, number?];
-    if (reply[0] === 1) return { written: true, version: Number(reply[1]) };
+    if (reply[0] === 1) return { written: true, version: Number(reply[1]), released: reply[2] === 1 };
     return { written: false, reason: reply[1] as 'lease' | 'busy' | 'version', storedVersion: Number(reply[2]) };
   }
 
@@ -169,9 +185,11 @@ class RedisBackend implements SessionStoreBackend {
   }
 
   async acquire(id: string, token: string, leaseMs: number): Promise<LeaseOutcome> {
-    const [taken, remaining] = (await this.#script(ACQUIRE, [this.#leaseKey(id)], [token, String(leaseMs)])) as [number, number?];
+    const reply = (await this.#script(ACQUIRE, [this.#leaseKey(id), this.#sessionKey(id)], [token, String(leaseMs)])) as [number, ...Array<string | number | null>];
+    if (reply[0] === 1) return { acquired: true, stored: parseStored(reply[1] ?? null, reply[2] ?? null) };
+    const remaining = Number(reply[1]);
     // A lease key without expiry (PTTL -1) was not set by a store: wait the whole lease, then try again.
-    return taken === 1 ? { acquired: true } : { acquired: false, retryInMs: remaining === undefined || remaining < 0 ? leaseMs : Math.max(1, remaining) };
+    return { acquired: false, retryInMs: remaining < 0 ? leaseMs : Math.max(1, remaining) };
   }
 
   async renew(id: string, token: string, leaseMs: number): Promise<boolean> {

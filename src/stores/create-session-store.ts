@@ -6,7 +6,7 @@ import { SessionStoreError } from '../errors/session-store-error.js';
 import { SessionVersionError } from '../errors/session-version-error.js';
 import { createSession, restoreSession, type Session } from '../session.js';
 import type { SaveSessionOptions, SessionStore, SessionTurn, WithSessionOptions } from './session-store.js';
-import type { ReleaseWatcher, SessionStoreBackend, WriteOutcome } from './store-backend.js';
+import type { ReleaseWatcher, SessionStoreBackend, StoredSession, WriteOutcome } from './store-backend.js';
 import {
   assertSessionId,
   assertStoreTimings,
@@ -70,7 +70,7 @@ export function createSessionStore(backend: SessionStoreBackend, defaults: Sessi
     return new SessionVersionError(id, expectedVersion, outcome.storedVersion);
   }
 
-  async function acquire(id: string, token: string, turn: ResolvedTurnOptions, signal: AbortSignal | undefined): Promise<void> {
+  async function acquire(id: string, token: string, turn: ResolvedTurnOptions, signal: AbortSignal | undefined): Promise<StoredSession | undefined> {
     const deadline = Date.now() + turn.waitMs;
     let watcher: ReleaseWatcher | undefined;
     let pause = 5;
@@ -78,7 +78,7 @@ export function createSessionStore(backend: SessionStoreBackend, defaults: Sessi
       for (;;) {
         signal?.throwIfAborted();
         const outcome = await call('lease', id, () => backend.acquire(id, token, turn.leaseMs));
-        if (outcome.acquired) return;
+        if (outcome.acquired) return outcome.stored;
         const remaining = deadline - Date.now();
         if (remaining <= 0) throw new SessionBusyError(id, turn.waitMs);
         // Listening starts after the first refusal, so an idle session costs one round trip.
@@ -104,27 +104,29 @@ export function createSessionStore(backend: SessionStoreBackend, defaults: Sessi
     if (typeof fn !== 'function') throw new TypeError(`Expected the second argument of withSession to be the turn, a function of the session, got \`${String(fn)}\` (${typeof fn}).`);
     const turn = resolveTurn(options);
     const token = randomUUID();
-    await acquire(id, token, turn, options.signal);
+    const leased = await acquire(id, token, turn, options.signal);
 
     const lost = new AbortController();
     const renewal = startRenewal(id, token, turn.leaseMs, lost);
     let session: Session | undefined;
+    let released = false;
     try {
-      const stored = await call('load', id, () => backend.read(id));
+      const stored = leased ?? (await call('load', id, () => backend.read(id)));
       session = stored.json === undefined ? createSession({ id }) : restoreSession(stored.json);
       const signal = options.signal === undefined ? lost.signal : AbortSignal.any([lost.signal, options.signal]);
       const result = await fn(session, { id, version: stored.version, signal });
       renewal.stop();
       if (lost.signal.aborted) throw lost.signal.reason;
       const json = session.toJSON();
-      const outcome = await call('save', id, () => backend.write(id, json, { expectedVersion: stored.version, leaseToken: token, ttlMs: turn.ttlMs }));
+      const outcome = await call('save', id, () => backend.write(id, json, { expectedVersion: stored.version, leaseToken: token, ttlMs: turn.ttlMs, release: true }));
       if (!outcome.written) throw refusal(id, outcome, stored.version);
+      released = outcome.released === true;
       return result;
     } finally {
       renewal.stop();
       await session?.close();
       // A release that fails leaves the lease to expire on its own after leaseMs.
-      await call('release', id, () => backend.release(id, token)).catch(() => undefined);
+      if (!released) await call('release', id, () => backend.release(id, token)).catch(() => undefined);
     }
   }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { SessionJSON } from '../session.js';
 import { createSessionStore } from './create-session-store.js';
 import type { SessionStore } from './session-store.js';
-import type { LeaseOutcome, SessionStoreBackend, StoredSession, WriteOutcome } from './store-backend.js';
+import type { LeaseOutcome, SessionStoreBackend, StoredSession, WriteOptions, WriteOutcome } from './store-backend.js';
 import type { SessionStoreDefaults } from './store-options.js';
 
 /** Options of {@link createFileSessionStore}. */
@@ -66,6 +66,8 @@ class FileBackend implements SessionStoreBackend {
   readonly description: string;
   readonly #root: string;
   readonly #ready = new Set<string>();
+  /** The leases this process holds, by token: which generation, until when. */
+  readonly #held = new Map<string, { id: string; generation: number; expiresAt: number }>();
 
   constructor(root: string) {
     this.#root = root;
@@ -90,7 +92,7 @@ class FileBackend implements SessionStoreBackend {
   }
 
   /** The highest numbered `lease-<g>` and `v<n>` files in a session folder; `undefined` when the folder is missing. */
-  async #scan(folder: string, missingOk: boolean): Promise<{ lease: number; version: number } | undefined> {
+  async #scan(folder: string, missingOk: boolean): Promise<{ lease: number; version: number; names: string[] } | undefined> {
     let names: string[];
     try {
       names = await readdir(folder);
@@ -106,7 +108,7 @@ class FileBackend implements SessionStoreBackend {
       const versionMatch = VERSION_FILE.exec(name);
       if (versionMatch !== null) version = Math.max(version, Number(versionMatch[1]));
     }
-    return { lease, version };
+    return { lease, version, names };
   }
 
   async #readLease(folder: string, generation: number): Promise<LeaseFile | undefined> {
@@ -129,7 +131,8 @@ class FileBackend implements SessionStoreBackend {
       if (isCode(error, 'EEXIST')) return false;
       throw error;
     } finally {
-      await unlink(temp).catch(() => undefined);
+      // The name is linked (or taken): the temp file is only tidied, in the background.
+      unlink(temp).catch(() => undefined);
     }
   }
 
@@ -140,15 +143,19 @@ class FileBackend implements SessionStoreBackend {
     await rename(temp, path.join(folder, name));
   }
 
-  async #removeBelow(folder: string, prefix: 'lease-' | 'v', below: number): Promise<void> {
-    const names = await readdir(folder).catch(() => [] as string[]);
+  /** Deletes the older generations or versions among `names`, in the background: nothing waits for tidying. */
+  #removeBelow(folder: string, names: readonly string[], prefix: 'lease-' | 'v', below: number): void {
     const pattern = prefix === 'v' ? VERSION_FILE : LEASE_FILE;
-    await Promise.all(
-      names.map(async (name) => {
-        const match = pattern.exec(name);
-        if (match !== null && Number(match[1]) < below) await unlink(path.join(folder, name)).catch(() => undefined);
-      }),
-    );
+    for (const name of names) {
+      const match = pattern.exec(name);
+      if (match !== null && Number(match[1]) < below) unlink(path.join(folder, name)).catch(() => undefined);
+    }
+  }
+
+  async #readVersion(folder: string, version: number): Promise<StoredSession> {
+    const file = JSON.parse(await readFile(path.join(folder, `v${version}.json`), 'utf8')) as VersionFile;
+    const expired = file.expiresAt !== null && file.expiresAt <= Date.now();
+    return { json: expired ? undefined : file.session, version: file.version };
   }
 
   async read(id: string): Promise<StoredSession> {
@@ -157,20 +164,15 @@ class FileBackend implements SessionStoreBackend {
     for (let attempt = 0; ; attempt += 1) {
       const scan = await this.#scan(folder, true);
       if (scan === undefined || scan.version === 0) return { json: undefined, version: 0 };
-      let text: string;
       try {
-        text = await readFile(path.join(folder, `v${scan.version}.json`), 'utf8');
+        return await this.#readVersion(folder, scan.version);
       } catch (error) {
-        if (isCode(error, 'ENOENT') && attempt < 5) continue;
-        throw error;
+        if (!(isCode(error, 'ENOENT') && attempt < 5)) throw error;
       }
-      const file = JSON.parse(text) as VersionFile;
-      const expired = file.expiresAt !== null && file.expiresAt <= Date.now();
-      return { json: expired ? undefined : file.session, version: file.version };
     }
   }
 
-  async write(id: string, json: SessionJSON, options: { expectedVersion: number; leaseToken: string | undefined; ttlMs: number | undefined }): Promise<WriteOutcome> {
+  async write(id: string, json: SessionJSON, options: WriteOptions): Promise<WriteOutcome> {
     const folder = options.leaseToken === undefined ? await this.#ensureFolder(id) : this.#folder(id);
     const scan = await this.#scan(folder, true);
     if (scan === undefined) {
@@ -180,12 +182,16 @@ class FileBackend implements SessionStoreBackend {
       this.#ready.delete(folder);
       throw new Error(`the folder of session ${JSON.stringify(id)} was deleted while saving`);
     }
-    const current = await this.#readLease(folder, scan.lease);
-    const live = current !== undefined && !current.released && current.expiresAt > Date.now();
-    if (options.leaseToken !== undefined && !(live && current.token === options.leaseToken)) {
-      return { written: false, reason: 'lease', storedVersion: scan.version };
+    const held = options.leaseToken === undefined ? undefined : this.#held.get(options.leaseToken);
+    if (options.leaseToken !== undefined) {
+      // A takeover creates a higher generation, and only this process writes ours: the listing and our own expiry say it all.
+      if (held === undefined || held.id !== id || scan.lease !== held.generation || held.expiresAt <= Date.now()) {
+        return { written: false, reason: 'lease', storedVersion: scan.version };
+      }
+    } else {
+      const current = await this.#readLease(folder, scan.lease);
+      if (current !== undefined && !current.released && current.expiresAt > Date.now()) return { written: false, reason: 'busy', storedVersion: scan.version };
     }
-    if (options.leaseToken === undefined && live) return { written: false, reason: 'busy', storedVersion: scan.version };
     if (scan.version !== options.expectedVersion) return { written: false, reason: 'version', storedVersion: scan.version };
 
     const version = options.expectedVersion + 1;
@@ -195,7 +201,11 @@ class FileBackend implements SessionStoreBackend {
       const after = await this.#scan(folder, false);
       return { written: false, reason: 'version', storedVersion: after!.version };
     }
-    await this.#removeBelow(folder, 'v', version);
+    this.#removeBelow(folder, scan.names, 'v', version);
+    if (options.release === true && options.leaseToken !== undefined) {
+      await this.release(id, options.leaseToken);
+      return { written: true, version, released: true };
+    }
     return { written: true, version };
   }
 
@@ -226,7 +236,8 @@ class FileBackend implements SessionStoreBackend {
     if (current !== undefined && !current.released && current.expiresAt > now) return { acquired: false, retryInMs: current.expiresAt - now };
 
     const generation = scan.lease + 1;
-    const lease: LeaseFile = { token, expiresAt: now + leaseMs, pid: process.pid, released: false };
+    const expiresAt = now + leaseMs;
+    const lease: LeaseFile = { token, expiresAt, pid: process.pid, released: false };
     if (!(await this.#createExclusive(folder, `lease-${generation}.json`, JSON.stringify(lease)))) return { acquired: false, retryInMs: leaseMs };
     // A process that listed the folder long ago may have created a generation below a newer one; only the highest counts.
     const after = await this.#scan(folder, false);
@@ -234,12 +245,16 @@ class FileBackend implements SessionStoreBackend {
       await unlink(path.join(folder, `lease-${generation}.json`)).catch(() => undefined);
       return { acquired: false, retryInMs: leaseMs };
     }
-    await this.#removeBelow(folder, 'lease-', generation);
-    return { acquired: true };
+    this.#removeBelow(folder, after!.names, 'lease-', generation);
+    this.#held.set(token, { id, generation, expiresAt });
+    if (after!.version === 0) return { acquired: true, stored: { json: undefined, version: 0 } };
+    // Read in the same breath; if a save just replaced that version, the core reads again.
+    const stored = await this.#readVersion(folder, after!.version).catch(() => undefined);
+    return stored === undefined ? { acquired: true } : { acquired: true, stored };
   }
 
   /** The generation this token holds, if it is still the highest. */
-  async #held(folder: string, token: string): Promise<{ generation: number; lease: LeaseFile } | undefined> {
+  async #holding(folder: string, token: string): Promise<{ generation: number; lease: LeaseFile } | undefined> {
     const scan = await this.#scan(folder, true);
     if (scan === undefined) return undefined;
     const lease = await this.#readLease(folder, scan.lease);
@@ -249,17 +264,24 @@ class FileBackend implements SessionStoreBackend {
 
   async renew(id: string, token: string, leaseMs: number): Promise<boolean> {
     const folder = this.#folder(id);
-    const held = await this.#held(folder, token);
+    const held = await this.#holding(folder, token);
     if (held === undefined) return false;
-    await this.#replace(folder, `lease-${held.generation}.json`, JSON.stringify({ ...held.lease, expiresAt: Date.now() + leaseMs }));
+    const expiresAt = Date.now() + leaseMs;
+    await this.#replace(folder, `lease-${held.generation}.json`, JSON.stringify({ ...held.lease, expiresAt }));
+    this.#held.set(token, { id, generation: held.generation, expiresAt });
     return true;
   }
 
   async release(id: string, token: string): Promise<void> {
     const folder = this.#folder(id);
-    const held = await this.#held(folder, token);
+    const held = this.#held.get(token);
+    this.#held.delete(token);
     if (held === undefined) return;
-    await this.#replace(folder, `lease-${held.generation}.json`, JSON.stringify({ ...held.lease, released: true }));
+    // Marking our own generation released is harmless even if a newer one exists: only the highest counts.
+    const lease: LeaseFile = { token, expiresAt: held.expiresAt, pid: process.pid, released: true };
+    await this.#replace(folder, `lease-${held.generation}.json`, JSON.stringify(lease)).catch((error: unknown) => {
+      if (!isCode(error, 'ENOENT')) throw error;
+    });
   }
 
   async close(): Promise<void> {

@@ -7,14 +7,27 @@ export interface StoredSession {
   readonly version: number;
 }
 
+/** How a backend writes: see {@link SessionStoreBackend.write}. */
+export interface WriteOptions {
+  readonly expectedVersion: number;
+  readonly leaseToken: string | undefined;
+  readonly ttlMs: number | undefined;
+  readonly release?: boolean;
+}
+
 /** What a backend's conditional write did. */
 export type WriteOutcome =
-  | { readonly written: true; readonly version: number }
+  /** `released`: the backend also released the lease in the same step, as asked with `release`. */
+  | { readonly written: true; readonly version: number; readonly released?: boolean }
   /** `lease`: the write carried a lease token the store no longer holds. `busy`: a write without one while a turn holds the lease. `version`: the stored version was not the expected one. */
   | { readonly written: false; readonly reason: 'lease' | 'busy' | 'version'; readonly storedVersion: number };
 
-/** A lease attempt: taken, or held by someone else for about `retryInMs` more. */
-export type LeaseOutcome = { readonly acquired: true } | { readonly acquired: false; readonly retryInMs: number };
+/**
+ * A lease attempt: taken, or held by someone else for about `retryInMs` more. A backend that
+ * can read the session in the same round trip returns it as `stored`, and no separate read
+ * follows.
+ */
+export type LeaseOutcome = { readonly acquired: true; readonly stored?: StoredSession } | { readonly acquired: false; readonly retryInMs: number };
 
 /** Wakes a waiter when a session's lease is released, so it need not poll. */
 export interface ReleaseWatcher {
@@ -35,9 +48,10 @@ export interface SessionStoreBackend {
   /**
    * Writes `json` as version `expectedVersion + 1` if the stored version is `expectedVersion`
    * and, with `leaseToken`, that lease is still held (without one, when no lease is held).
-   * `ttlMs` undefined: no expiry.
+   * `ttlMs` undefined: no expiry. With `release`, a backend may release the lease in the same
+   * step when the write succeeds, and say so with `released`.
    */
-  write(id: string, json: SessionJSON, options: { readonly expectedVersion: number; readonly leaseToken: string | undefined; readonly ttlMs: number | undefined }): Promise<WriteOutcome>;
+  write(id: string, json: SessionJSON, options: WriteOptions): Promise<WriteOutcome>;
   remove(id: string): Promise<void>;
   /** Takes the lease with `token` for `leaseMs` when nobody holds it or the holder's lease has expired. */
   acquire(id: string, token: string, leaseMs: number): Promise<LeaseOutcome>;

@@ -17,6 +17,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'run_shell vs child_process', load: () => import('./shell.js') },
   { name: 'run_shell allowlist parse', load: () => import('./allowlist.js') },
   { name: 'tool specs vs deepagents', load: () => import('./specs.js') },
+  { name: 'session stores withSession', load: () => import('./stores.js') },
 ];
 
 const words = process.argv.slice(2).filter((word) => !word.startsWith('--'));
