@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, realpathSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, createWriteStream, realpathSync, statSync, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import type { Writable } from 'node:stream';
 import { PathError } from '../errors/path-error.js';
 import { WorkspaceError } from '../errors/workspace-error.js';
 import { spawnProcess, type SpawnedProcess, type SpawnProcessOptions } from './spawn-process.js';
@@ -286,6 +287,20 @@ export class Workspace {
   /** Opens a file for reading in chunks (streamed reads of large files). */
   open(absolute: string): Promise<fs.FileHandle> {
     return fs.open(absolute, 'r');
+  }
+
+  /**
+   * Creates a new file (failing with `EEXIST` if anything is there) and returns a stream that
+   * writes into it, for output saved while it arrives (the shell's spill files). Wait for
+   * `drain` when `write` returns false; `end()` closes the file.
+   */
+  async createFileStream(absolute: string): Promise<Writable> {
+    const stream = createWriteStream(absolute, { flags: 'wx' });
+    await new Promise<void>((resolve, reject) => {
+      stream.once('open', () => resolve());
+      stream.once('error', reject);
+    });
+    return stream;
   }
 
   /** The entries of a folder, with their types (links not followed). */

@@ -128,11 +128,14 @@ describe('edit_file', () => {
   it('refuses binary and non-UTF-8 files and leaves them alone', async () => {
     const binary = Buffer.from([0x61, 0x00, 0x62, 0x0a]);
     const latin1 = Buffer.from('caf\xe9 au lait\n', 'latin1');
-    const binaryPath = await kit.put('data.bin', binary);
-    const latinPath = await kit.put('latin.txt', latin1);
+    await kit.put('data.bin', binary);
+    await kit.put('latin.txt', latin1);
     // read_file refuses these, so record reads directly: the edit must refuse on its own.
-    recordRead(kit.session, binaryPath, await fs.stat(binaryPath), true);
-    recordRead(kit.session, latinPath, await fs.stat(latinPath), true);
+    // (Paths and stats as the workspace sees them: a remote one's are in its box.)
+    const binaryFile = await kit.workspace.resolveFile('data.bin');
+    const latinFile = await kit.workspace.resolveFile('latin.txt');
+    recordRead(kit.session, binaryFile.absolute, binaryFile.stats, true);
+    recordRead(kit.session, latinFile.absolute, latinFile.stats, true);
     const first = await kit.run('edit_file', { path: 'data.bin', old_string: 'a', new_string: 'c' });
     expect(first.text).toBe('`data.bin` is not UTF-8 text (binary data), so edit_file cannot change it without damaging it. Leave it as it is or ask the user.');
     const second = await kit.run('edit_file', { path: 'latin.txt', old_string: 'au', new_string: 'with' });

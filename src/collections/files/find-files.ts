@@ -1,4 +1,3 @@
-import { readlink } from 'node:fs/promises';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
@@ -177,7 +176,7 @@ async function withModificationTimes(
         if (stats === undefined) return undefined;
         const shown = workspace.display(file.absolute);
         if (!file.isLink) return { path: shown, mtimeMs: stats.mtimeMs };
-        return { path: shown, mtimeMs: stats.mtimeMs, target: await readlink(file.absolute).catch(() => '?') };
+        return { path: shown, mtimeMs: stats.mtimeMs, target: await workspace.readLink(file.absolute).catch(() => '?') };
       }),
     );
     for (const file of described) if (file !== undefined) dated.push(file);

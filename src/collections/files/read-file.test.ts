@@ -128,9 +128,11 @@ describe('read_file', () => {
   });
 
   it('answers an empty file clearly and records it as read whole', async () => {
-    const absolute = await kit.put('empty.txt', '');
+    await kit.put('empty.txt', '');
     const result = await kit.run('read_file', { path: 'empty.txt' });
     expect(result).toMatchObject({ isError: false, text: '`empty.txt` is empty (0 bytes).' });
+    // Snapshots are keyed by the path as the workspace sees it (a remote one's is in its box).
+    const { absolute } = await kit.workspace.resolve('empty.txt');
     expect(readSnapshot(kit.session, absolute)).toMatchObject({ size: 0, whole: true });
   });
 
@@ -229,11 +231,14 @@ describe('read_file', () => {
   });
 
   it('records a whole read and a partial read in the session', async () => {
-    const whole = await kit.put('whole.txt', numbered(10));
-    const part = await kit.put('part.txt', numbered(10));
+    const wholeOnDisk = await kit.put('whole.txt', numbered(10));
+    await kit.put('part.txt', numbered(10));
     await kit.run('read_file', { path: 'whole.txt' });
     await kit.run('read_file', { path: 'part.txt', start_line: 2, end_line: 4 });
-    const stats = await fs.stat(whole);
+    // Snapshots are keyed by the path as the workspace sees it (a remote one's is in its box).
+    const whole = (await kit.workspace.resolve('whole.txt')).absolute;
+    const part = (await kit.workspace.resolve('part.txt')).absolute;
+    const stats = await fs.stat(wholeOnDisk);
     expect(readSnapshot(kit.session, whole)).toEqual({ mtimeMs: stats.mtimeMs, size: stats.size, whole: true });
     expect(readSnapshot(kit.session, part)).toMatchObject({ whole: false });
 

@@ -20,7 +20,7 @@ export async function limitOutput(
   let savedTo: string | undefined;
   try {
     const folder = await workspace.privateDir('output');
-    await pruneSpillFiles(folder, Date.now(), 'gh-');
+    await pruneSpillFiles(folder, Date.now(), 'gh-', workspace);
     const file = path.join(folder, `${name}-${randomBytes(4).toString('hex')}.txt`);
     await workspace.writeFileAtomic(file, text);
     savedTo = workspace.display(file);

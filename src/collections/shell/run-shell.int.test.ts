@@ -206,9 +206,10 @@ describe('run_shell: long output', () => {
 
 describe('run_shell: environment', () => {
   it('adds the non-interactive set to the host environment', async () => {
-    const { run } = await shellHarness();
+    const { run, workspace } = await shellHarness();
     const result = await run({ command: 'echo "$GIT_TERMINAL_PROMPT $GCM_INTERACTIVE $NO_COLOR $PAGER $GIT_PAGER $DEBIAN_FRONTEND $GIT_EDITOR"; echo "$HOME"' });
-    expect(result.data).toMatchObject({ output: `0 never 1 cat cat noninteractive true\n${os.homedir()}` });
+    // The host environment is the workspace's: this process's, or a remote box's own.
+    expect(result.data).toMatchObject({ output: `0 never 1 cat cat noninteractive true\n${workspace.processEnvironment().HOME ?? os.homedir()}` });
   });
 
   it('overrides and removes variables with env', async () => {

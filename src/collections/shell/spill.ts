@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { nanoid } from 'nanoid';
@@ -17,14 +17,14 @@ export const SPILL_MAX_FILES = 20;
 export class SpillFile {
   /** The path relative to the workspace root, as the model should pass it to read_file. */
   readonly relative: string;
-  readonly #stream: WriteStream;
+  readonly #stream: Writable;
   readonly #maxCharacters: number;
   #written = 0;
   #error: Error | undefined;
   /** True when the output went past the file's limit and the rest was not saved. */
   truncated = false;
 
-  private constructor(relative: string, stream: WriteStream, maxCharacters: number) {
+  private constructor(relative: string, stream: Writable, maxCharacters: number) {
     this.relative = relative;
     this.#stream = stream;
     this.#maxCharacters = maxCharacters;
@@ -39,14 +39,11 @@ export class SpillFile {
    */
   static async create(workspace: Workspace, options: { suffix?: string; maxCharacters: number }): Promise<SpillFile> {
     const directory = await workspace.privateDir('output');
-    await pruneSpillFiles(directory);
+    await pruneSpillFiles(directory, Date.now(), 'shell-', workspace);
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
     const absolute = path.join(directory, `shell-${stamp}-${nanoid(8).replace(/[^A-Za-z0-9]/g, 'x')}${options.suffix ?? ''}.txt`);
-    const stream = createWriteStream(absolute, { flags: 'wx', encoding: 'utf8' });
-    await new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', reject);
-    });
+    // Through the workspace: a remote one keeps the file in its box.
+    const stream = await workspace.createFileStream(absolute);
     return new SpillFile(workspace.display(absolute), stream, options.maxCharacters);
   }
 
@@ -96,17 +93,19 @@ export class SpillFile {
  * but the newest {@link SPILL_MAX_FILES} − 1 of them, to make room for one more. The GitHub
  * tools keep their cut replies in the same folder under `gh-`.
  */
-export async function pruneSpillFiles(directory: string, now = Date.now(), prefix = 'shell-'): Promise<void> {
-  const names = (await fs.readdir(directory)).filter((name) => name.startsWith(prefix) && name.endsWith('.txt'));
+export async function pruneSpillFiles(directory: string, now = Date.now(), prefix = 'shell-', workspace?: Workspace): Promise<void> {
+  // With a workspace, through it (a remote one's folder is in its box); without, on this disk.
+  const listed = workspace === undefined ? await fs.readdir(directory) : (await workspace.list(directory)).map((entry) => entry.name);
+  const names = listed.filter((name) => name.startsWith(prefix) && name.endsWith('.txt'));
   const files = await Promise.all(
     names.map(async (name) => {
       const absolute = path.join(directory, name);
-      const stats = await fs.lstat(absolute).catch(() => undefined);
+      const stats = await (workspace === undefined ? fs.lstat(absolute) : workspace.lstatOrUndefined(absolute)).catch(() => undefined);
       return { absolute, modified: stats?.isFile() ? stats.mtimeMs : undefined };
     }),
   );
   const present = files.filter((file): file is { absolute: string; modified: number } => file.modified !== undefined);
   present.sort((a, b) => b.modified - a.modified);
   const doomed = present.filter((file, index) => index >= SPILL_MAX_FILES - 1 || now - file.modified > SPILL_MAX_AGE_MS);
-  await Promise.all(doomed.map((file) => fs.rm(file.absolute, { force: true })));
+  await Promise.all(doomed.map((file) => (workspace === undefined ? fs.rm(file.absolute, { force: true }) : workspace.remove(file.absolute).catch(() => undefined))));
 }

@@ -124,6 +124,12 @@ export interface RemoteRequests {
   readonly 'fs/read': [{ readonly handle: number; readonly position: number; readonly length: number }, string];
   readonly 'fs/fstat': [{ readonly handle: number }, WireStats];
   readonly 'fs/close': [{ readonly handle: number }, null];
+  /** A new file (`EEXIST` if anything is there) open for streamed writing. */
+  readonly 'fs/create': [{ readonly path: string }, { readonly handle: number }];
+  /** Appends bytes (base64) to a file from `fs/create`; answered once the box has taken them. */
+  readonly 'fs/append': [{ readonly handle: number; readonly data: string }, null];
+  /** Flushes and closes a file from `fs/create`. */
+  readonly 'fs/finish': [{ readonly handle: number }, null];
   readonly 'fs/list': [{ readonly path: string }, WireDirent[]];
   readonly 'fs/makeDirectory': [{ readonly path: string }, null];
   readonly 'fs/readLink': [{ readonly path: string }, string];

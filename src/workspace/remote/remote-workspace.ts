@@ -1,5 +1,6 @@
 import type { Dirent, Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import type { SpawnedProcess, SpawnProcessOptions } from '../spawn-process.js';
 import { ROOT_ELSEWHERE, Workspace, type AtomicWriteOptions, type ResolvedPath, type ResolveOptions, type WorkspaceCapabilities } from '../workspace.js';
 import type { RemoteConnection } from './connection.js';
@@ -146,6 +147,21 @@ export class RemoteWorkspace extends Workspace {
       },
     };
     return handle as unknown as FileHandle;
+  }
+
+  /** A new file in the box, written chunk by chunk: each chunk is one request, the next waits for its answer. */
+  override async createFileStream(absolute: string): Promise<Writable> {
+    const connection = this.#connection;
+    const { handle } = await connection.request('fs/create', { path: absolute });
+    return new Writable({
+      highWaterMark: 256 * 1024,
+      write(chunk: Buffer, _encoding, callback) {
+        connection.request('fs/append', { handle, data: chunk.toString('base64') }).then(() => callback(), callback);
+      },
+      final(callback) {
+        connection.request('fs/finish', { handle }).then(() => callback(), callback);
+      },
+    });
   }
 
   override async list(absolute: string): Promise<Dirent[]> {

@@ -59,6 +59,7 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
   const connection = createMessageConnection(new StreamMessageReader(options.input), new StreamMessageWriter(options.output));
   const jobs = new BoxJobs(workspace, options.jobRunner);
   const handles = new Map<number, FileHandle>();
+  const writers = new Map<number, Writable>();
   const processes = new Map<number, ServedProcess>();
   let nextId = 1;
   let initialized = false;
@@ -150,6 +151,25 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
     await file?.close();
     return null;
   });
+  on('fs/create', async ({ path }) => {
+    const stream = await workspace.createFileStream(await jailed(path, false));
+    const id = nextId++;
+    writers.set(id, stream);
+    return { handle: id };
+  });
+  on('fs/append', async (params) => {
+    const stream = writers.get(params.handle);
+    if (stream === undefined) throw new ResponseError(RemoteErrorCode.failed, `No file being written with handle ${params.handle}.`);
+    // Answered when the disk has taken the bytes: the caller's next write waits, which is the back-pressure.
+    await new Promise<void>((resolve, reject) => stream.write(Buffer.from(params.data, 'base64'), (error) => (error ? reject(error) : resolve())));
+    return null;
+  });
+  on('fs/finish', async (params) => {
+    const stream = writers.get(params.handle);
+    writers.delete(params.handle);
+    if (stream !== undefined) await new Promise<void>((resolve) => stream.end(() => resolve()));
+    return null;
+  });
   on('fs/list', async ({ path }) => (await workspace.list(await jailed(path))).map(encodeDirent));
   on('fs/makeDirectory', async ({ path }) => {
     await workspace.makeDirectory(await jailed(path));
@@ -237,6 +257,8 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
       processes.clear();
       for (const file of handles.values()) void file.close().catch(() => undefined);
       handles.clear();
+      for (const stream of writers.values()) stream.end();
+      writers.clear();
       connection.dispose();
       resolve();
     };

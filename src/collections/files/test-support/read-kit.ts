@@ -5,6 +5,8 @@ import { runTool, type RunToolResult } from '../../../run-tool.js';
 import { createSession, type Session } from '../../../session.js';
 import type { ToolDefinition } from '../../../tool.js';
 import { Workspace } from '../../../workspace/workspace.js';
+// Local, or remote under bubblewrap when test/remote runs these suites again.
+import { workspaceForTest } from '../../../../test/remote/test-workspace.js';
 import { createReadTools, type ReadToolsOptions } from '../read-tools.js';
 
 type ReadToolName = 'list_directory' | 'find_files' | 'search_files' | 'read_file';
@@ -35,7 +37,7 @@ export async function makeReadKit(options: Omit<ReadToolsOptions, 'workspace'> =
   const outside = path.join(base, 'outside');
   await fs.mkdir(root);
   await fs.mkdir(outside);
-  const workspace = new Workspace(root);
+  const workspace = await workspaceForTest(root);
   const session = createSession();
   const tools = Object.fromEntries(createReadTools({ workspace, ripgrep: false, ...options }).map((tool) => [tool.name, tool])) as ReadKit['tools'];
   return {
@@ -53,6 +55,9 @@ export async function makeReadKit(options: Omit<ReadToolsOptions, 'workspace'> =
       if (mtime !== undefined) await fs.utimes(absolute, mtime, mtime);
       return absolute;
     },
-    cleanup: () => fs.rm(base, { recursive: true, force: true }),
+    cleanup: async () => {
+      await workspace.close();
+      await fs.rm(base, { recursive: true, force: true });
+    },
   };
 }

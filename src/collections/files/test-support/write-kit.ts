@@ -5,6 +5,8 @@ import { runTool, type RunToolResult } from '../../../run-tool.js';
 import { createSession, type Session } from '../../../session.js';
 import type { ToolDefinition } from '../../../tool.js';
 import { Workspace } from '../../../workspace/workspace.js';
+// Local, or remote under bubblewrap when test/remote runs these suites again.
+import { workspaceForTest } from '../../../../test/remote/test-workspace.js';
 import { createReadFileTool } from '../read-file.js';
 import { validateReadToolsOptions } from '../read-tools.js';
 import { createCreateFileTool } from '../create-file.js';
@@ -44,7 +46,7 @@ export async function makeWriteKit(
   const outside = path.join(base, 'outside');
   await fs.mkdir(root);
   await fs.mkdir(outside);
-  const workspace = options.workspace?.(root) ?? new Workspace(root);
+  const workspace = options.workspace?.(root) ?? (await workspaceForTest(root));
   const context: WriteToolsContext = { workspace, keepBackups: options.keepBackups ?? false, maxLineLength: 2_000 };
   const readOptions = validateReadToolsOptions({ workspace });
   const tools = {
@@ -73,7 +75,10 @@ export async function makeWriteKit(
     },
     bytes: (file) => fs.readFile(path.join(root, file)),
     text: (file) => fs.readFile(path.join(root, file), 'utf8'),
-    cleanup: () => fs.rm(base, { recursive: true, force: true }),
+    cleanup: async () => {
+      await workspace.close();
+      await fs.rm(base, { recursive: true, force: true });
+    },
   };
   return kit;
 }

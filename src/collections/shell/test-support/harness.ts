@@ -6,13 +6,15 @@ import { runTool, type RunToolResult } from '../../../run-tool.js';
 import { createSession, type Session } from '../../../session.js';
 import type { ToolCollection, ToolDefinition } from '../../../tool.js';
 import { Workspace } from '../../../workspace/workspace.js';
+// Local, or remote under bubblewrap when test/remote runs these suites again.
+import { workspaceForTest } from '../../../../test/remote/test-workspace.js';
 import { createShellTools } from '../index.js';
 import type { ShellToolsOptions } from '../options.js';
 
 /** A fresh temporary workspace. */
 export async function temporaryWorkspace(prefix = 'shell-'): Promise<Workspace> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), `toolbelt-${prefix}`));
-  return new Workspace(root);
+  return workspaceForTest(root);
 }
 
 /** The run_shell tool of a collection. */

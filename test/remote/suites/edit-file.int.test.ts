@@ -1,0 +1,10 @@
+// The files collection's own edit-file suite, run against a remote workspace under bubblewrap (see ../test-workspace.ts).
+import { it, vi } from 'vitest';
+import { bwrapWorks } from '../support.js';
+
+vi.hoisted(() => {
+  process.env.AGENT_TOOLBELT_TEST_WORKSPACE = 'bwrap';
+});
+
+if (bwrapWorks()) await import('../../../src/collections/files/edit-file.test.js');
+else it.skip('needs bubblewrap (`bwrap`) able to create a sandbox here: install bubblewrap to run this suite remotely', () => undefined);

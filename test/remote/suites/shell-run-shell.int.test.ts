@@ -1,0 +1,10 @@
+// The shell collection's own run-shell suite, run against a remote workspace under bubblewrap with the folder at its own path (see ../test-workspace.ts).
+import { it, vi } from 'vitest';
+import { bwrapWorks } from '../support.js';
+
+vi.hoisted(() => {
+  process.env.AGENT_TOOLBELT_TEST_WORKSPACE = 'bwrap-same-path';
+});
+
+if (bwrapWorks()) await import('../../../src/collections/shell/run-shell.int.test.js');
+else it.skip('needs bubblewrap (`bwrap`) able to create a sandbox here: install bubblewrap to run this suite remotely', () => undefined);

@@ -1,0 +1,10 @@
+// The files collection's own write-file suite, run against a remote workspace under bubblewrap (see ../test-workspace.ts).
+import { it, vi } from 'vitest';
+import { bwrapWorks } from '../support.js';
+
+vi.hoisted(() => {
+  process.env.AGENT_TOOLBELT_TEST_WORKSPACE = 'bwrap';
+});
+
+if (bwrapWorks()) await import('../../../src/collections/files/write-file.test.js');
+else it.skip('needs bubblewrap (`bwrap`) able to create a sandbox here: install bubblewrap to run this suite remotely', () => undefined);
