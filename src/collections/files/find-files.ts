@@ -9,6 +9,8 @@ import { findInWorker, type FindAnswer, type IncludePattern } from './search-wor
 import { capReply, formatCount, orRoot, plural, shownName } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
 import { findFilesOutput } from './output-schemas.js';
+import { folderFilter } from './folder-listing.js';
+import { globFolders } from './glob-prefix.js';
 
 /** Modification times are looked up for this many files at a time. */
 const STAT_BATCH = 64;
@@ -68,7 +70,7 @@ export function globForWorker(pattern: string): IncludePattern {
   const cleaned = pattern.replace(/^\.?\/+/, '');
   const basename = !cleaned.includes('/');
   const regex = picomatch.makeRe(cleaned, { dot: true, basename });
-  return { glob: cleaned, source: regex.source, flags: regex.flags, basename };
+  return { glob: cleaned, source: regex.source, flags: regex.flags, basename, ...globFolders(cleaned) };
 }
 
 /** `find_files`: files by glob, newest first, at most `maxFindResults`. */
@@ -88,7 +90,7 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
       const matches = compileGlob(input.pattern, 'pattern');
       const listed = listsLocalDisk(workspace)
         ? fromWorker(await findInWorker({ start: start.absolute, root: workspace.root, skipped: skippedFolders, include: globForWorker(input.pattern) }, context.signal))
-        : await findThroughWorkspace(workspace, start.absolute, matches, skippedFolders, context.signal);
+        : await findThroughWorkspace(workspace, start.absolute, matches, folderFilter(globForWorker(input.pattern)), skippedFolders, context.signal);
       if (listed === undefined || context.signal.aborted) throw new ToolError('find_files was cancelled.');
       const { walked, dated } = listed;
       const report: WalkReport = { unreadable: [...listed.unreadable] };
@@ -148,13 +150,14 @@ async function findThroughWorkspace(
   workspace: ResolvedReadToolsOptions['workspace'],
   start: string,
   matches: (fromStart: string) => boolean,
+  mayHoldMatches: (fromStart: string) => boolean,
   skippedFolders: readonly string[],
   signal: AbortSignal,
 ): Promise<Listed | undefined> {
   const report: WalkReport = { unreadable: [] };
   const found: { absolute: string; isLink: boolean }[] = [];
   let walked = 0;
-  for await (const file of walkFiles(workspace, start, skippedFolders, report, signal)) {
+  for await (const file of walkFiles(workspace, start, skippedFolders, report, signal, mayHoldMatches)) {
     walked += 1;
     if (matches(file.fromStart)) found.push({ absolute: file.absolute, isLink: file.isLink });
   }

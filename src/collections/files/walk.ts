@@ -50,6 +50,9 @@ export interface WalkReport {
  * starts inside `node_modules` works). Symbolic links are never followed, so the walk cannot
  * leave the workspace and cannot loop.
  *
+ * `mayHoldMatches` (a glob's folder test, see `glob-prefix.ts`) leaves out the folders below
+ * which nothing the caller wants can lie.
+ *
  * Folders are listed ahead of the walk, up to {@link LISTINGS_IN_FLIGHT} at a time and
  * {@link LISTED_AHEAD} in all, following subfolders as soon as their parent is listed (so a
  * deep, narrow tree is listed in parallel too); results still come in walk order.
@@ -60,6 +63,7 @@ export async function* walkFiles(
   skipped: readonly string[],
   report: WalkReport,
   signal?: AbortSignal,
+  mayHoldMatches: (fromStart: string) => boolean = () => true,
 ): AsyncGenerator<WalkedFile> {
   const skippedNames = new Set(skipped);
   /** Folders found and not listed yet, for the look-ahead: the first in walk order is listed next. */
@@ -83,7 +87,7 @@ export async function* walkFiles(
     for (const entry of entries) {
       const absolute = path.join(folder.absolute, entry.name);
       if (entry.isDirectory()) {
-        if (!skippedNames.has(entry.name)) subfolders.push(folderAt(absolute, prefix + entry.name));
+        if (!skippedNames.has(entry.name) && mayHoldMatches(prefix + entry.name)) subfolders.push(folderAt(absolute, prefix + entry.name));
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         files.push({ absolute, fromStart: prefix + entry.name, isLink: entry.isSymbolicLink() });
       }

@@ -1,0 +1,133 @@
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTool } from '../../run-tool.js';
+import { createSession } from '../../session.js';
+import { Workspace } from '../../workspace/workspace.js';
+import { globFolders } from './glob-prefix.js';
+import { compileGlob } from './find-files.js';
+import { createReadOnlyFileTools } from './read-tools.js';
+
+describe('globFolders', () => {
+  it('finds the folders a match can lie under', () => {
+    const facts = globFolders('pkg-0/src/mod-1/*.js');
+    const folders = new RegExp(facts.folders!.source, facts.folders!.flags);
+    expect(['pkg-0', 'pkg-0/src', 'pkg-0/src/mod-1'].every((folder) => folders.test(folder))).toBe(true);
+    expect(['pkg-1', 'pkg-0/lib', 'pkg-0/src/mod-1/deeper', 'pkg-0/src/mod-2'].some((folder) => folders.test(folder))).toBe(false);
+  });
+
+  it('lets anything below a `**` through, and nothing beside its start', () => {
+    const facts = globFolders('pkg-1/**/*.js');
+    const folders = new RegExp(facts.folders!.source, facts.folders!.flags);
+    expect(['pkg-1', 'pkg-1/a', 'pkg-1/a/b/.c'].every((folder) => folders.test(folder))).toBe(true);
+    expect(folders.test('pkg-10')).toBe(false);
+  });
+
+  it('says nothing for globs that match names at any depth, negations and braces across segments', () => {
+    expect(globFolders('*.ts')).toEqual({});
+    expect(globFolders('**/*.ts')).toEqual({});
+    expect(globFolders('!src/*.ts')).toEqual({});
+    expect(globFolders('{src/a,lib}/*.ts')).toEqual({});
+    expect(globFolders('src/**').folders).toBeDefined();
+  });
+});
+
+/** A small tree shaped like the bench's (packages, nested modules, docs, dot folders, a skipped folder, a linked folder). */
+async function buildTree(root: string): Promise<void> {
+  const files: string[] = [];
+  for (let pkg = 0; pkg < 4; pkg += 1) {
+    for (let module = 0; module < 4; module += 1) {
+      for (let index = 0; index < 6; index += 1) {
+        files.push(`pkg-${pkg}/src/mod-${module}/file-${index}.js`, `pkg-${pkg}/src/mod-${module}/deep/er/file-${index}.ts`);
+      }
+      files.push(`pkg-${pkg}/src/mod-${module}/index.js`, `pkg-${pkg}/test/mod-${module}.test.js`);
+    }
+    files.push(`pkg-${pkg}/package.json`, `pkg-${pkg}/.config/settings.js`);
+  }
+  files.push('pkg-10/src/mod-1/file-0.js', 'docs/guide.md', 'docs/api/index.md', 'node_modules/dep/index.js', '.github/workflows/ci.yml', 'src/a b/[x].js', 'top.js');
+  for (const file of files) {
+    await fs.mkdir(path.join(root, path.dirname(file)), { recursive: true });
+    await fs.writeFile(path.join(root, file), '');
+  }
+  await fs.symlink(path.join(root, 'pkg-0'), path.join(root, 'linked-pkg'));
+}
+
+/**
+ * What find_files found before the pruning: every file and link under the root (skipped folders
+ * not entered, links not followed) that the glob matches, as the whole walk saw them.
+ */
+async function wholeWalk(root: string, pattern: string): Promise<string[]> {
+  const matches = compileGlob(pattern, 'pattern');
+  const found: string[] = [];
+  const visit = async (folder: string, fromStart: string): Promise<void> => {
+    for (const entry of await fs.readdir(folder, { withFileTypes: true })) {
+      const path_ = fromStart === '' ? entry.name : `${fromStart}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!['node_modules', '.git', 'bin', 'obj', '.toolbelt'].includes(entry.name)) await visit(path.join(folder, entry.name), path_);
+      } else if ((entry.isFile() || entry.isSymbolicLink()) && matches(path_)) {
+        found.push(entry.isSymbolicLink() ? `${path_} -> ${await fs.readlink(path.join(folder, entry.name))}` : path_);
+      }
+    }
+  };
+  await visit(root, '');
+  return found.sort();
+}
+
+/** A workspace whose listing goes through its own methods: find_files walks it on the main thread. */
+class WalkedWorkspace extends Workspace {
+  override list(...args: Parameters<Workspace['list']>): ReturnType<Workspace['list']> {
+    return super.list(...args);
+  }
+}
+
+describe('find_files with the walk started at the glob and folders pruned', () => {
+  let root = '';
+  beforeAll(async () => {
+    root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-glob-prefix-')));
+    await buildTree(root);
+  });
+  afterAll(async () => {
+    await fs.rm(root, { recursive: true, force: true });
+  });
+
+  const globs = [
+    'pkg-0/src/mod-1/*.js',
+    'pkg-1/**/*.js',
+    'pkg-1/**',
+    'pkg-*/src/mod-2/*.js',
+    'pkg-?/test/*.js',
+    '*/src/*/index.js',
+    '**/deep/**/*.ts',
+    'pkg-0/src/**/er/*.ts',
+    'pkg-{0,2}/src/mod-3/*.{js,ts}',
+    'pkg-0/.config/*.js',
+    'docs/**/*.md',
+    'docs/*.md',
+    'node_modules/dep/*.js',
+    'linked-pkg/src/mod-0/*.js',
+    'missing/folder/*.js',
+    'top.js/*.js',
+    'src/a b/*.js',
+    'src/a b/\\[x\\].js',
+    '*.js',
+    '**/index.js',
+  ];
+
+  it('finds exactly the files the whole walk finds, for every glob shape, in the worker and through the workspace', async () => {
+    const session = createSession();
+    const options = { maxFindResults: 10_000, maxReadCharacters: 1_000_000 };
+    const inWorker = createReadOnlyFileTools({ workspace: new Workspace(root), ...options }).tools.find((tool) => tool.name === 'find_files')!;
+    const throughWorkspace = createReadOnlyFileTools({ workspace: new WalkedWorkspace(root), ...options }).tools.find((tool) => tool.name === 'find_files')!;
+    expect(new WalkedWorkspace(root).capabilities.listsLocalDisk).toBe(false);
+    const paths = (result: { data?: unknown }) => ((result.data as { files?: { path: string; target?: string }[] }).files ?? []).map((file) => `${file.path}${file.target === undefined ? '' : ` -> ${file.target}`}`).sort();
+    for (const pattern of globs) {
+      const reference = await wholeWalk(root, pattern);
+      const [worker, workspace] = await Promise.all([runTool(inWorker, { pattern }, { session }), runTool(throughWorkspace, { pattern }, { session })]);
+      expect(paths(worker), pattern).toEqual(reference);
+      expect(paths(workspace), pattern).toEqual(reference);
+      // Both walks look at the same files, so their replies agree word for word.
+      expect(worker.text, pattern).toBe(workspace.text);
+    }
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * Where a worker thread's module is: the compiled `.js` file next to this one in the built
+ * package, or, when the package runs from its TypeScript sources (its own tests, `tsx`), the
+ * `.ts` file next to it, loaded through tsx. A bundler that moves this module away from its
+ * siblings breaks the first (see the files README: keep `agent-toolbelt` external); the error
+ * then says so instead of a worker failing to start with a bare "module not found".
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { WorkerOptions } from 'node:worker_threads';
+
+/** The module and options to start a worker on: `new Worker(script.url, { ...script.options, ... })`. */
+export interface WorkerScript {
+  readonly url: URL;
+  readonly options: Pick<WorkerOptions, 'execArgv'>;
+}
+
+const scripts = new Map<string, WorkerScript>();
+
+/**
+ * The worker module `name` (without extension) beside this file, found once and remembered.
+ *
+ * @throws {Error} when neither `name.js` nor `name.ts` is there: a bundler copied this module
+ *   without its worker files.
+ */
+export function workerScript(name: string): WorkerScript {
+  const known = scripts.get(name);
+  if (known !== undefined) return known;
+  const compiled = new URL(`./${name}.js`, import.meta.url);
+  const source = new URL(`./${name}.ts`, import.meta.url);
+  let script: WorkerScript;
+  if (compiled.protocol === 'file:' && existsSync(fileURLToPath(compiled))) script = { url: compiled, options: {} };
+  else if (source.protocol === 'file:' && existsSync(fileURLToPath(source))) script = { url: source, options: { execArgv: typeScriptExecArgv() } };
+  else {
+    throw new Error(
+      `agent-toolbelt could not find its worker module ${name}.js next to ${import.meta.url}. A bundler moved the package's code away from its files: leave agent-toolbelt out of the bundle (Next.js: serverExternalPackages: ['agent-toolbelt']; esbuild: --external:agent-toolbelt; webpack: externals).`,
+    );
+  }
+  scripts.set(name, script);
+  return script;
+}
+
+/** Options for a worker that runs a `.ts` module: this thread's own, with tsx's loader added unless it is there already. */
+function typeScriptExecArgv(): string[] {
+  const inherited = process.execArgv;
+  if (inherited.some((argument) => argument.includes('tsx'))) return [...inherited];
+  return [...inherited, '--import', import.meta.resolve('tsx')];
+}
