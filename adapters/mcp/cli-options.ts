@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { APPROVAL_MODES, type ApprovalMode } from '../../src/approval.js';
+import { parseErrorText } from './cli-flag-errors.js';
 
 /** The help text of `agent-toolbelt`. The flag table of adapters/mcp/README.md repeats its options word for word. */
 export const HELP_TEXT = `Usage: agent-toolbelt mcp --root DIR [options]
@@ -97,38 +98,36 @@ export class CliUsageError extends Error {
   override readonly name = 'CliUsageError';
 }
 
+/** The flags `parseArgs` reads. */
+const OPTIONS = {
+  root: { type: 'string' },
+  'read-only': { type: 'boolean', default: false },
+  allow: { type: 'string', multiple: true },
+  deny: { type: 'string', multiple: true },
+  'no-shell': { type: 'boolean', default: false },
+  sandbox: { type: 'string' },
+  'keep-backups': { type: 'boolean', default: false },
+  background: { type: 'boolean', default: false },
+  github: { type: 'boolean', default: false },
+  skills: { type: 'boolean', default: false },
+  mode: { type: 'string', default: 'ask' },
+  'ask-for-changes': { type: 'boolean', default: false },
+  http: { type: 'boolean', default: false },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'token-file': { type: 'string' },
+  'allow-origin': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+} as const;
+
 /** Reads the arguments after `agent-toolbelt`. Throws {@link CliUsageError} for anything wrong. */
 export function parseCli(args: readonly string[]): CliCommand {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        root: { type: 'string' },
-        'read-only': { type: 'boolean', default: false },
-        allow: { type: 'string', multiple: true },
-        deny: { type: 'string', multiple: true },
-        'no-shell': { type: 'boolean', default: false },
-        sandbox: { type: 'string' },
-        'keep-backups': { type: 'boolean', default: false },
-        background: { type: 'boolean', default: false },
-        github: { type: 'boolean', default: false },
-        skills: { type: 'boolean', default: false },
-        mode: { type: 'string', default: 'ask' },
-        'ask-for-changes': { type: 'boolean', default: false },
-        http: { type: 'boolean', default: false },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        'token-file': { type: 'string' },
-        'allow-origin': { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', short: 'v', default: false },
-      },
-    });
+    parsed = parseArgs({ args: [...args], allowPositionals: true, strict: true, options: OPTIONS });
   } catch (error) {
-    throw new CliUsageError(parseErrorText(error as Error & { code?: string }));
+    throw new CliUsageError(parseErrorText(error as Error & { code?: string }, Object.keys(OPTIONS)));
   }
   const { values, positionals } = parsed;
   if (values.help) return { command: 'help' };
@@ -202,55 +201,6 @@ function httpOptions(values: { host?: string; port?: string; 'token-file'?: stri
   const tokenFile = values['token-file'];
   if (tokenFile !== undefined && tokenFile.trim() === '') throw new CliUsageError('Expected `--token-file` to name a file, got an empty name.');
   return { host, port, ...(tokenFile === undefined ? {} : { tokenFile }), allowedOrigins: origins };
-}
-
-/** The long flags, for suggestions. */
-const FLAGS = [
-  'root', 'read-only', 'allow', 'deny', 'no-shell', 'sandbox', 'keep-backups', 'background', 'github', 'skills', 'mode',
-  'ask-for-changes', 'http', 'host', 'port', 'token-file', 'allow-origin', 'help', 'version',
-];
-
-/** Node's parser messages, rewritten to say what to type instead. */
-function parseErrorText(error: Error & { code?: string }): string {
-  const help = 'Run `agent-toolbelt --help` for the flags.';
-  const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(error.message);
-  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown !== null) {
-    const given = unknown[1]!;
-    const nearest = nearestFlag(given.replace(/^-+/, ''));
-    return `Unknown flag \`${given}\`.${nearest === undefined ? '' : ` Did you mean \`--${nearest}\`?`} ${help}`;
-  }
-  const missing = /^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing/.exec(error.message);
-  if (missing !== null) return `\`${missing[1]}\` needs a value, as in \`${missing[1]} ${VALUE_EXAMPLES[missing[1]!] ?? 'LIST'}\`. ${help}`;
-  const extra = /^Option '(--[\w-]+)' does not take an argument/.exec(error.message);
-  if (extra !== null) return `\`${extra[1]}\` is a switch and takes no value: write \`${extra[1]}\` alone. ${help}`;
-  return `${error.message} ${help}`;
-}
-
-const VALUE_EXAMPLES: Record<string, string> = { '--root': 'DIR', '--mode': 'ask', '--sandbox': 'bwrap', '--host': '127.0.0.1', '--port': '8765', '--token-file': 'FILE' };
-
-/** The flag a mistyped one most likely meant: within a few edits, or the only one it begins or ends. */
-function nearestFlag(given: string): string | undefined {
-  let best: { flag: string; distance: number } | undefined;
-  for (const flag of FLAGS) {
-    const distance = editDistance(given, flag);
-    if (best === undefined || distance < best.distance) best = { flag, distance };
-  }
-  if (best !== undefined && best.distance <= Math.max(1, Math.min(3, Math.floor(given.length / 3)))) return best.flag;
-  const related = FLAGS.filter((flag) => flag.startsWith(given) || given.startsWith(flag));
-  return related.length === 1 ? related[0] : undefined;
-}
-
-/** Levenshtein distance: insertions, deletions and substitutions. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 function splitList(values: string[] | undefined, flag: string): string[] | undefined {

@@ -9,7 +9,8 @@ import { ElicitRequestSchema, LATEST_PROTOCOL_VERSION, type ElicitResult } from 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createFileTools, createShellTools, createTaskListTools, defineTool, Workspace, type ToolCollection } from '../../src/index.js';
-import { listenMcpHttp, type McpHttpServer, type McpListenOptions } from './http.js';
+import { listenMcpHttp, type McpHttpServer, type McpListenOptions } from './http-listen.js';
+import { createMcpHttpHandler } from './http.js';
 
 const TOKEN = 'test-token-0123456789abcdef';
 let base: string;
@@ -191,6 +192,23 @@ describe('Streamable HTTP', () => {
     expect(after.status).toBe(404);
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect(existsSync(path.join(base, 'late.txt'))).toBe(false);
+  });
+
+  it('answers web-standard requests without a server of its own, as in a Next.js route handler', async () => {
+    const handler = createMcpHttpHandler([createTaskListTools()], { token: TOKEN });
+    const client = new Client({ name: 'web-handler-test', version: '1.0.0' });
+    // The SDK's transport takes a fetch; this one hands the Request straight to the handler.
+    const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+      requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      fetch: (input, init) => handler.handleRequest(new Request(input, init)),
+    });
+    await client.connect(transport);
+    clients.push(client);
+    await client.callTool({ name: 'task_add', arguments: { tasks: [{ subject: 'From the route' }] } });
+    expect((await client.callTool({ name: 'task_get', arguments: {} })).structuredContent).toMatchObject({ tasks: [{ subject: 'From the route' }] });
+    expect(handler.sessionCount).toBe(1);
+    await handler.close();
+    expect(handler.sessionCount).toBe(0);
   });
 
   it('refuses to listen on an address other machines reach without a token', async () => {

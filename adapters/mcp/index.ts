@@ -229,7 +229,9 @@ function validateOptions(options: McpServerOptions): void {
 }
 
 export { toolAnnotations } from './annotations.js';
-export { createMcpHttpHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, listenMcpHttp } from './http.js';
-export type { McpHttpHandler, McpHttpOptions, McpHttpServer, McpListenOptions } from './http.js';
+export { createMcpHttpHandler, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from './http.js';
+export type { McpHttpHandler, McpHttpOptions } from './http.js';
+export { listenMcpHttp } from './http-listen.js';
+export type { McpHttpServer, McpListenOptions } from './http-listen.js';
 export { DEFAULT_ELICITATION_TIMEOUT_MS } from './elicitation.js';
 export { toCallToolResult } from './tool-listing.js';

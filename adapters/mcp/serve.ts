@@ -17,7 +17,7 @@ import {
 import { cliApprovalHint } from './cli-approval-hint.js';
 import type { McpCliHttpOptions, McpCliOptions } from './cli-options.js';
 import { readToken } from './cli-token.js';
-import { listenMcpHttp } from './http.js';
+import { listenMcpHttp } from './http-listen.js';
 import { createMcpServer, type McpServerOptions } from './index.js';
 
 /** The collections the command line asks for. Throws for a missing root or a wrong shell option, naming it. */
