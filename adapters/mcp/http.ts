@@ -149,7 +149,10 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
       void session.close();
     };
     const response = await transport.handleRequest(request, { parsedBody });
-    return opened === undefined ? response : track(opened, response);
+    if (opened !== undefined) return track(opened, response);
+    // The initialize was refused (a bad version, a bad header): no session was made to keep.
+    await transport.close();
+    return response;
   }
 
   /** Counts a streamed answer as activity until it ends, so a long call is never idle. */
