@@ -34,7 +34,7 @@ import {
 import { effectiveOverrides } from './approval-policy.js';
 import { canElicit, DEFAULT_ELICITATION_TIMEOUT_MS, elicitAnswers, elicitApproval } from './elicitation.js';
 import { progressNotifier } from './progress.js';
-import { toCallToolResult, ToolListing } from './tool-listing.js';
+import { describeTools, toCallToolResult } from './tool-listing.js';
 
 /** A call the client could not be asked about, for {@link McpServerOptions.approvalHint}. */
 export interface RefusedCall {
@@ -121,7 +121,6 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
     instructions === '' ? {} : { instructions },
   );
   const protocol = server.server;
-  const listing = new ToolListing();
   let protocolVersion: string = LATEST_PROTOCOL_VERSION;
 
   // The SDK keeps the negotiated version to itself; schemas and forms depend on it, so its
@@ -138,7 +137,7 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
   // Tools the user answers need a form; clients that cannot show one never see them.
   const offered = () => [...tools.values()].filter((tool) => tool.answeredByClient === undefined || canElicit(protocol));
   protocol.registerCapabilities({ tools: {} });
-  protocol.setRequestHandler(ListToolsRequestSchema, () => ({ tools: offered().map((tool) => listing.describe(tool, protocolVersion)) }));
+  protocol.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await describeTools(offered(), protocolVersion) }));
   protocol.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = offered().find((candidate) => candidate.name === request.params.name);
     if (tool === undefined) {

@@ -3,18 +3,24 @@ import type { ToolDefinition, ToolResult } from '../../src/index.js';
 import { toolAnnotations } from './annotations.js';
 import { isLegacyProtocol, toolJsonSchema } from './json-schema.js';
 
-/**
- * Describes tools for `tools/list`, in the order given, each schema converted once per
- * dialect (the conversion is the slow part of a listing, and the answer never changes).
- */
-export class ToolListing {
-  readonly #cache = new Map<string, Tool>();
+// Tool definitions are frozen, so a listing entry never changes: one per tool and dialect,
+// shared by every server (each HTTP session has its own server, the tools are the same).
+const entries = new WeakMap<ToolDefinition<any>, Map<string, Tool>>();
 
-  /** The listing entry of one tool for a client of this protocol version. */
-  describe(tool: ToolDefinition<any>, protocolVersion: string): Tool {
-    const key = `${isLegacyProtocol(protocolVersion) ? 'draft-7' : '2020-12'}:${tool.name}`;
-    let entry = this.#cache.get(key);
+/**
+ * The `tools/list` entries of the tools, in the order given, for a client of this protocol
+ * version. Converting a schema takes a millisecond or more, so the first listing yields to the
+ * event loop before each conversion instead of blocking it for all of them at once.
+ */
+export async function describeTools(tools: readonly ToolDefinition<any>[], protocolVersion: string): Promise<Tool[]> {
+  const dialect = isLegacyProtocol(protocolVersion) ? 'draft-7' : '2020-12';
+  const described: Tool[] = [];
+  for (const tool of tools) {
+    let byDialect = entries.get(tool);
+    if (byDialect === undefined) entries.set(tool, (byDialect = new Map()));
+    let entry = byDialect.get(dialect);
     if (entry === undefined) {
+      await new Promise((resolve) => setImmediate(resolve));
       entry = {
         name: tool.name,
         description: tool.description,
@@ -22,10 +28,11 @@ export class ToolListing {
         ...(tool.output === undefined ? {} : { outputSchema: toolJsonSchema(tool.output, protocolVersion, 'output') as Tool['outputSchema'] }),
         annotations: toolAnnotations(tool),
       };
-      this.#cache.set(key, entry);
+      byDialect.set(dialect, entry);
     }
-    return entry;
+    described.push(entry);
   }
+  return described;
 }
 
 /**
