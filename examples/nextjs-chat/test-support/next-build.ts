@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export const app = path.resolve(import.meta.dirname, '..');
@@ -38,6 +38,7 @@ export async function buildExampleOnce(): Promise<void> {
       if (!['ai-sdk', 'postgres', 'redis'].every((name) => existsSync(path.join(repository, `dist/adapters/${name}/index.js`)))) {
         execFileSync(process.execPath, [path.join(repository, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: repository, stdio: 'inherit' });
       }
+      await installPackageCopy();
       const prebuilt = process.env.NEXTJS_CHAT_PREBUILT === '1' && existsSync(path.join(app, '.next/BUILD_ID'));
       if (!prebuilt) execFileSync(process.execPath, [nextBin, 'build'], { cwd: app, stdio: 'pipe', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
       await writeFile(stamp, run);
@@ -47,4 +48,20 @@ export async function buildExampleOnce(): Promise<void> {
       await rm(lock, { force: true });
     }
   }
+}
+
+/**
+ * Puts a copy of the built package at node_modules/agent-toolbelt, as `npm install` of the
+ * packed package would. A copy, not a link: Next.js keeps a package in `serverExternalPackages`
+ * out of its server bundle only when it resolves inside node_modules, and a link resolves to
+ * ../../dist, which it would bundle (the search worker and the shell parser's grammar are
+ * files beside the compiled modules that a bundle does not carry). Its dependencies resolve
+ * from the repository's node_modules, two folders up.
+ */
+async function installPackageCopy(): Promise<void> {
+  const target = path.join(app, 'node_modules/agent-toolbelt');
+  await rm(target, { recursive: true, force: true });
+  await mkdir(target, { recursive: true });
+  await cp(path.join(repository, 'package.json'), path.join(target, 'package.json'));
+  await cp(path.join(repository, 'dist'), path.join(target, 'dist'), { recursive: true });
 }
