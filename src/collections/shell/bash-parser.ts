@@ -1,6 +1,7 @@
 /**
  * The bash grammar (tree-sitter-bash's WebAssembly build, run by web-tree-sitter), loaded once
- * per process, lazily, and shared by every shell collection.
+ * per thread, lazily. `run_shell` uses it on the parser thread (bash-parser-thread.ts), because
+ * loading it holds the thread for tens of milliseconds; tests load it where they run.
  */
 import { createRequire } from 'node:module';
 import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
@@ -11,19 +12,18 @@ export interface BashParser {
   parse(text: string): Tree;
 }
 
-export type { Node as BashNode, Tree as BashTree };
+export type { Node as BashNode };
 
 /** Commands that take the parser through most of the grammar, parsed once while loading. */
 const WARM_UP_SAMPLES = ['', "git status --short 'a b' \"c\" d\\ e", 'a $(b) `c` ${d} $((1)) $\'e\' <<<f; g && h | i > j', '[[ -v a ]]; ((b)); declare c=(1); f() { :; }'];
 
 let loading: Promise<BashParser> | undefined;
-let loaded: BashParser | undefined;
 
 /**
- * Loads the bash parser, once: later calls get the same promise. The three steps (the
- * runtime, the grammar, a first parse that compiles the lexer) each run in a task of their
- * own, so none holds the event loop for long. A failure is kept (a missing WebAssembly file
- * does not fix itself) and rejects every call with its cause.
+ * Loads the bash parser, once per thread: later calls get the same promise. The steps (the
+ * runtime, the grammar, first parses that compile the lexer) each run in a task of their own.
+ * A failure is kept (a missing WebAssembly file does not fix itself) and rejects every call
+ * with its cause.
  */
 export function loadBashParser(): Promise<BashParser> {
   loading ??= (async () => {
@@ -51,15 +51,9 @@ export function loadBashParser(): Promise<BashParser> {
         return tree;
       },
     };
-    loaded = ready;
     return ready;
   })();
   return loading;
-}
-
-/** The parser when {@link loadBashParser} has finished, else `undefined` (for callers that cannot wait). */
-export function loadedBashParser(): BashParser | undefined {
-  return loaded;
 }
 
 /** Touches what a check reads of every node, so those functions are compiled too. */

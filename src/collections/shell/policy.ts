@@ -122,8 +122,8 @@ export async function checkCommand(command: string, policy: CommandPolicy): Prom
   if (policy.allow === undefined) return undefined;
   const allow = policy.allow;
   const allowed = allow.map((prefix) => `\`${prefix}\``).join(', ');
-  const lineBreak = characterFinding(command);
-  if (lineBreak !== undefined) return syntaxRefusal(allowed, lineBreak);
+  const character = characterFinding(command);
+  if (character !== undefined) return syntaxRefusal(allowed, character);
 
   if (command.length > MAX_CHECKED_COMMAND_CHARACTERS) {
     const read = readLiteralWords(command);
