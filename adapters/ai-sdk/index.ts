@@ -1,5 +1,6 @@
 /** @module agent-toolbelt/ai-sdk: the toolbelt's tools, approvals and context for the Vercel AI SDK (ai v6 and v7). */
 import { assertCollections } from '../../src/argument-checks.js';
+import { dropNullOptionals } from '../../src/strict-schema.js';
 import type { LanguageModelMiddleware, Tool } from 'ai';
 import {
   assertApprovalMode,
@@ -18,6 +19,7 @@ import {
 import { createToolApproval, type AiSdkToolApproval } from './approval.js';
 import { createContextMiddleware } from './middleware.js';
 import { aiSdkNativeTools, type AiSdkNativeOption } from './native-tools.js';
+import { strictSchemas, strictTransform, withNullsDropped, type AiSdkStrictOption } from './strict.js';
 import { toAiSdkTool, type AiSdkToolOutput } from './tools.js';
 
 export { APPROVE_ALWAYS_REASON } from './approval.js';
@@ -25,6 +27,7 @@ export type { AiSdkApprovalStatus, AiSdkToolApproval } from './approval.js';
 export type { AiSdkToolOutput, AiSdkToolProgress } from './tools.js';
 export { aiSdkVision } from './vision.js';
 export type { AiSdkNativeOption, AnthropicToolFactories, OpenAIToolFactories } from './native-tools.js';
+export type { AiSdkStrictOption } from './strict.js';
 
 /** How {@link toAiSdk} hands the collections to the AI SDK. */
 export interface AiSdkOptions {
@@ -55,6 +58,15 @@ export interface AiSdkOptions {
    * @default none
    */
   readonly native?: AiSdkNativeOption;
+  /**
+   * Send OpenAI strict-mode schemas (every field required, optional ones nullable, no extra
+   * properties) with `strict: true`, so OpenAI models always send arguments that match; the
+   * nulls for left-out fields are dropped before the core parses them. `'auto'` does it for
+   * OpenAI models only (the model's provider id starts with `openai`), `true` for every model,
+   * `false` never. Works through `belt.middleware`, so wrap the model with it.
+   * @default 'auto'
+   */
+  readonly strict?: AiSdkStrictOption;
 }
 
 /** What {@link toAiSdk} returns: everything a `generateText`, `streamText` or `ToolLoopAgent` call needs. */
@@ -91,15 +103,24 @@ export function toAiSdk(collections: readonly ToolCollection[], options: AiSdkOp
   const native = options.native === undefined ? undefined : aiSdkNativeTools(all, options.native, settings);
   const offered = native === undefined ? definitions : toolsWithNative(definitions, native.native);
   assertApprovalOverrides(options.needsApproval, offered.keys());
+  const schemas = strictSchemas(new Map([...offered].filter(([name]) => native?.tools[name] === undefined)));
   const tools: Record<string, Tool<any, any>> = {};
-  for (const [name, tool] of offered) tools[name] = native?.tools[name] ?? toAiSdkTool(tool, settings);
+  for (const [name, tool] of offered) tools[name] = native?.tools[name] ?? withNullsDropped(toAiSdkTool(tool, settings), schemas.loose.get(name)!);
   // The OpenAI shell's input is in the SDK's own field names, which the core tool does not read; its tool carries needsApproval.
   const approvable = new Map([...offered].filter(([name]) => !(name === 'shell' && native?.native.tools.has(name))));
+  const context = createContextMiddleware(all, settings.session, new Set(offered.keys()));
+  const strict = strictTransform(schemas, options.strict ?? 'auto');
+  const toolApproval = Object.fromEntries(
+    Object.entries(createToolApproval(approvable, settings)).map(([name, decide]) => {
+      const loose = schemas.loose.get(name);
+      return [name, loose === undefined ? decide : (input: unknown, approvalOptions: { toolCallId: string }) => decide(dropNullOptionals(input, loose), approvalOptions)];
+    }),
+  );
   return {
     tools,
-    middleware: createContextMiddleware(all, settings.session, new Set(offered.keys())),
+    middleware: { ...context, transformParams: async (transform) => context.transformParams!({ ...transform, params: strict(transform) }) },
     instructions: collectInstructions(all),
-    toolApproval: createToolApproval(approvable, settings),
+    toolApproval,
   };
 }
 
@@ -123,6 +144,9 @@ function validateOptions(collections: readonly ToolCollection[], options: AiSdkO
   }
   if (options.onApproval !== undefined && typeof options.onApproval !== 'function') {
     throw new TypeError(`Expected the \`onApproval\` option to be a function, got \`${String(options.onApproval)}\` (${typeof options.onApproval}).`);
+  }
+  if (options.strict !== undefined && typeof options.strict !== 'boolean' && options.strict !== 'auto') {
+    throw new TypeError(`Expected the \`strict\` option to be true, false or 'auto', got \`${String(options.strict)}\` (${typeof options.strict}).`);
   }
   assertApprovalMode(options.mode);
   return options;
