@@ -248,7 +248,10 @@ function ToolCall({ part, view, busy, onAnswer }: { part: ToolPart; view: CallVi
 
 /** A unified diff, each line coloured by what it does. */
 function Diff({ text }: { text: string }) {
-  const lines = text.split('\n').filter((line) => !/^(Index:|={3,}|--- |\+\+\+ )/.test(line) && line !== '\\ No newline at end of file');
+  const lines = text
+    .replace(/\n$/, '')
+    .split('\n')
+    .filter((line) => !/^(Index:|={3,}|--- |\+\+\+ )/.test(line) && line !== '\\ No newline at end of file');
   return (
     <pre data-testid="diff" className="diff">
       {lines.map((line, index) => (
