@@ -4,7 +4,7 @@
  * at a path that does not exist on the host.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,4 +87,33 @@ export function bwrapBundleCommand(hostFolder: string, bundlePath: string, optio
   args.push('--ro-bind', bundlePath, BOX_BUNDLE);
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--bind', hostFolder, boxRoot, '--chdir', '/tmp', '--');
   return [...args, NODE, BOX_BUNDLE, 'serve-workspace', '--root', boxRoot, ...extra];
+}
+
+/** PIDs of `serve-workspace` processes (and job runners) on this machine whose command line names `root`. */
+export function serverPids(root: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let commandLine: string;
+    try {
+      commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    const words = commandLine.split('\0');
+    if (words.includes('serve-workspace') && words.includes(root) && !words.includes('--run-job') && !words[0]!.endsWith('bwrap')) found.push(Number(entry));
+  }
+  return found;
+}
+
+/** The one `serve-workspace` process serving `root`; throws when there is not exactly one. */
+export function serverPid(root: string): number {
+  const pids = serverPids(root);
+  if (pids.length !== 1) throw new Error(`Expected one serve-workspace for ${root}, found ${pids.length}.`);
+  return pids[0]!;
+}
+
+/** `node dist-bundle serve-workspace --root ROOT` without a sandbox: its PID is the server's. */
+export async function bundleCommand(root: string, ...extra: string[]): Promise<string[]> {
+  return [NODE, await serverBundle(), 'serve-workspace', '--root', root, ...extra];
 }

@@ -2,6 +2,7 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool, type ToolDefinition } from '../../tool.js';
+import { rethrowUnlessFileSystemError } from '../../workspace/workspace.js';
 import { FIND_FILES_DESCRIPTION, FIND_PATTERN_FIELD, fillDescription, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { listsLocalDisk } from './search-runner.js';
@@ -175,7 +176,7 @@ async function withModificationTimes(
     const described = await Promise.all(
       batch.map(async (file): Promise<FoundFile | undefined> => {
         // Gone since the listing, or out of reach (a path over PATH_MAX): left out.
-        const stats = await workspace.lstatOrUndefined(file.absolute).catch(() => undefined);
+        const stats = await workspace.lstatOrUndefined(file.absolute).catch(rethrowUnlessFileSystemError);
         if (stats === undefined) return undefined;
         const shown = workspace.display(file.absolute);
         if (!file.isLink) return { path: shown, mtimeMs: stats.mtimeMs };

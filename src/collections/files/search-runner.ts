@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Workspace } from '../../workspace/workspace.js';
+import { rethrowUnlessFileSystemError, type Workspace } from '../../workspace/workspace.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { locateRipgrep, ripgrepCandidates, ripgrepGlob, ripgrepPattern, walkOrder, type RipgrepAnswer } from './ripgrep.js';
 import { SearchChannel, type ChannelStop, type FileState, type WalkEnd } from './search-channel.js';
@@ -167,7 +167,8 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
     let handle: import('node:fs/promises').FileHandle;
     try {
       handle = await workspace.open(file.absolute);
-    } catch {
+    } catch (error) {
+      rethrowUnlessFileSystemError(error);
       return { type: 'unreadable', path: shown };
     }
     try {
@@ -187,8 +188,9 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
         return { type: 'too-large', path: shown };
       }
       return { type: 'open', path: shown, handle, first: first.subarray(0, bytesRead), complete, release };
-    } catch {
+    } catch (error) {
       await handle.close().catch(() => undefined);
+      rethrowUnlessFileSystemError(error);
       return { type: 'unreadable', path: shown };
     }
   };

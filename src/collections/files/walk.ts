@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Workspace } from '../../workspace/workspace.js';
+import { rethrowUnlessFileSystemError, type Workspace } from '../../workspace/workspace.js';
 
 /**
  * Folder listings in flight at once. Listing is mostly waiting on the disk (or a remote
@@ -77,7 +77,8 @@ export async function* walkFiles(
     let entries;
     try {
       entries = await workspace.list(folder.absolute);
-    } catch {
+    } catch (error) {
+      rethrowUnlessFileSystemError(error);
       return undefined;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
