@@ -26,7 +26,7 @@ describe('examples/create-agent', () => {
   it('plans with the task list, pauses at the write and writes when the terminal says yes', async () => {
     const { stdout } = await runExample(folder, 'y');
 
-    expect(stdout).toContain('Overwrite README.md with 7 lines (89 characters)\nAllow? [y]es / [a]lways / [n]o (or type why not): y');
+    expect(stdout).toContain('Overwrite README.md with 7 lines (89 characters)\nAllow? y = yes, a = always, n or Enter = no, or type why not: y');
     expect(stdout).toContain('• task_add (success): Added #1 "Read the README" and #2 "Add a usage section". Now 2 open, 0 completed.');
     expect(stdout).toContain('• write_file (success): Wrote `README.md` (7 lines).');
     expect(stdout).toContain('The README has a usage section now.\n\nTasks:\n1. [completed] Read the README\n2. [in_progress] Add a usage section');

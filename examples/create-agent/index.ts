@@ -3,7 +3,7 @@
  * Without a folder it works in a new temporary one holding a README. With `OPENAI_API_KEY`
  * set (and `@langchain/openai` installed) it uses `TOOLBELT_MODEL` (default
  * `openai:gpt-5.1-mini`); without, a scripted model, so it runs offline. Every write pauses the
- * run and asks you: [y]es / [a]lways / [n]o, or type why not.
+ * run and asks you: y (yes), a (always), n or Enter (no), or type why not.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

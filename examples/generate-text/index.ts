@@ -1,7 +1,7 @@
 /**
  * A coding agent at the terminal: `npx tsx examples/generate-text/index.ts <folder> "<request>"`.
  * Needs `OPENAI_API_KEY` (and optionally `OPENAI_MODEL`, or `OPENAI_BASE_URL` for any
- * OpenAI-compatible server). Every write asks you first: [y]es, [a]lways, [n]o.
+ * OpenAI-compatible server). Every write asks you first: y (yes), a (always), n or Enter (no).
  */
 import { createOpenAI } from '@ai-sdk/openai';
 import { runCodingAgent } from './agent.js';

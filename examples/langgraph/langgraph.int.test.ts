@@ -26,7 +26,7 @@ describe('examples/langgraph', () => {
   it('pauses at the write, resumes when the terminal says yes, and runs the other call once', async () => {
     const { stdout } = await runExample(folder, 'y');
 
-    expect(stdout).toContain('Overwrite README.md with 3 lines (90 characters)\nAllow? [y]es / [a]lways / [n]o (or type why not): y');
+    expect(stdout).toContain('Overwrite README.md with 3 lines (90 characters)\nAllow? y = yes, a = always, n or Enter = no, or type why not: y');
     expect(stdout).toContain('• create_file (success): Created `SUMMARY.md` (3 lines, 45 characters).');
     expect(stdout).toContain('• write_file (success): Wrote `README.md` (3 lines).');
     expect(stdout.trimEnd().endsWith('I wrote SUMMARY.md and linked it from README.md.')).toBe(true);

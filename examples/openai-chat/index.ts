@@ -2,7 +2,7 @@
  * A Chat Completions agent at the terminal: `npx tsx examples/openai-chat/index.ts FOLDER "request"`.
  * Needs `OPENAI_API_KEY`; `OPENAI_BASE_URL` points it at any OpenAI-compatible server and
  * `OPENAI_MODEL` picks the model (default `gpt-4.1-mini`). Every write asks first:
- * [y]es / [a]lways / [n]o, or type why not.
+ * y (yes), a (always), n or Enter (no), or type why not.
  */
 import OpenAI from 'openai';
 import { runChat } from './agent.js';

@@ -47,7 +47,7 @@ describe('examples/openai-chat', () => {
   it('runs the loop with the real client: strict specs, context last, and the write asked about and done', async () => {
     const { stdout } = await runExample('y');
     expect(stdout).toContain('• task_add: Added #1 "Add a usage section"');
-    expect(stdout).toContain('Overwrite README.md with 7 lines (42 characters)\nAllow? [y]es / [a]lways / [n]o (or type why not): y');
+    expect(stdout).toContain('Overwrite README.md with 7 lines (42 characters)\nAllow? y = yes, a = always, n or Enter = no, or type why not: y');
     expect(stdout).toMatch(/The README has a usage section now\.$/);
     expect(await readFile(join(folder, 'README.md'), 'utf8')).toBe(UPDATED);
 

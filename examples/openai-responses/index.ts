@@ -2,7 +2,7 @@
  * A Responses API agent at the terminal: `npx tsx examples/openai-responses/index.ts FOLDER "request"`.
  * Needs `OPENAI_API_KEY`; `OPENAI_BASE_URL` points it at any server that speaks the
  * Responses API and `OPENAI_MODEL` picks the model (default `gpt-4.1-mini`). Every write asks
- * first: [y]es / [a]lways / [n]o, or type why not.
+ * first: y (yes), a (always), n or Enter (no), or type why not.
  */
 import OpenAI from 'openai';
 import { runResponses } from './agent.js';

@@ -16,10 +16,10 @@ describe('terminalApprover', () => {
     const { terminal, shown } = terminalWith(['a', 'a', 'y', 'n', 'not on main']);
     try {
       expect(await terminal.approve({ description: 'Run: npm test', canAlwaysApprove: true })).toBe('always');
-      expect(shown()).toContain('Allow? [y]es / [a]lways / [n]o (or type why not): ');
+      expect(shown()).toContain('Allow? y = yes, a = always, n or Enter = no, or type why not: ');
       // "a" for a call that cannot be remembered (a chained command) runs it once; it is not a denial whose reason is "a".
       expect(await terminal.approve({ description: 'Run: npm test && rm -rf dist', canAlwaysApprove: false })).toBe('approve');
-      expect(shown()).toContain('Run: npm test && rm -rf dist\nAllow? [y]es / [n]o (or type why not): ');
+      expect(shown()).toContain('Run: npm test && rm -rf dist\nAllow? y = yes, n or Enter = no, or type why not: ');
       expect(await terminal.approve({ description: 'x', canAlwaysApprove: true })).toBe('approve');
       expect(await terminal.approve({ description: 'x', canAlwaysApprove: true })).toEqual({ type: 'deny', reason: undefined });
       expect(await terminal.approve({ description: 'x', canAlwaysApprove: true })).toEqual({ type: 'deny', reason: 'not on main' });

@@ -8,7 +8,8 @@ export interface ApprovalPrompt {
 }
 
 /**
- * Asks for approvals at the terminal: [y]es / [a]lways / [n]o, or a reason for saying no.
+ * Asks for approvals at the terminal: y (yes), a (always), n or Enter (no, the default), or a
+ * reason for saying no.
  * [a]lways is offered only when the call can be remembered; for one that cannot (a chained
  * shell command) an "a" typed anyway approves it once. Lines are read through an iterator, so
  * answers typed (or piped) before the question are kept.
@@ -25,8 +26,8 @@ export function terminalApprover(
   const lines = terminal[Symbol.asyncIterator]();
   return {
     async approve(prompt) {
-      const always = prompt.canAlwaysApprove ? ' / [a]lways' : '';
-      output.write(`\n${prompt.description}\nAllow? [y]es${always} / [n]o (or type why not): `);
+      const always = prompt.canAlwaysApprove ? ', a = always' : '';
+      output.write(`\n${prompt.description}\nAllow? y = yes${always}, n or Enter = no, or type why not: `);
       const answer = String((await lines.next()).value ?? '').trim();
       output.write(`${answer}\n`);
       if (/^y(es)?$/i.test(answer)) return 'approve';
