@@ -4,6 +4,8 @@ import { createFindFilesTool } from './find-files.js';
 import { createListDirectoryTool } from './list-directory.js';
 import { READ_TOOLS_INSTRUCTIONS } from './read-descriptions.js';
 import { createReadFileTool } from './read-file.js';
+import { locateRipgrep } from './ripgrep.js';
+import { prepareRipgrepHost } from './ripgrep-process.js';
 import { createSearchFilesTool } from './search-files.js';
 
 /** Replies of the reading tools are capped at this many characters (the reference products' limit). */
@@ -173,6 +175,8 @@ export function validateReadToolsOptions(options: ReadToolsOptions): ResolvedRea
  */
 export function createReadTools(options: ReadToolsOptions): ToolDefinition<any>[] {
   const resolved = validateReadToolsOptions(options);
+  // The ripgrep host is forked now, while the process is small (see ripgrep-process.ts).
+  if (resolved.ripgrep !== false && resolved.workspace.capabilities.readsLocalDisk) void locateRipgrep(resolved.ripgrep).then((program) => program !== undefined && prepareRipgrepHost());
   return [
     createListDirectoryTool(resolved),
     createFindFilesTool(resolved),

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import * as path from 'node:path';
-import { execa } from 'execa';
+import { runRipgrep } from './ripgrep-process.js';
 
 /**
  * ripgrep as `search_files`' first pass on a local workspace. It never decides a result: it
@@ -363,7 +363,7 @@ export type RipgrepAnswer =
 const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
 /**
- * Runs ripgrep for the files under `start` that may match: hidden files included, ignore
+ * Runs ripgrep (through the ripgrep host, see `ripgrep-process.ts`) for the files under `start` that may match: hidden files included, ignore
  * files and config files not read, links never followed (ripgrep does not follow them unless
  * told to), skipped folders not entered, and binary files passed over as it finds them.
  */
@@ -384,29 +384,14 @@ export async function ripgrepCandidates(query: RipgrepQuery): Promise<RipgrepAns
     '--',
     '.',
   ];
-  const result = await execa(query.program, args, {
-    cwd: query.start,
-    stdin: 'ignore',
-    encoding: 'buffer',
-    env: { RIPGREP_CONFIG_PATH: '' },
-    timeout: query.timeoutMs,
-    cancelSignal: query.signal,
-    forceKillAfterDelay: 1_000,
-    maxBuffer: MAX_OUTPUT_BYTES,
-    reject: false,
-    windowsHide: true,
-  });
-  if (result.isCanceled) return { type: 'cancelled' };
-  if (result.timedOut) return { type: 'timeout' };
-  // 0: matches, 1: none; 2 (an error, such as a folder it could not read) or anything else: without ripgrep.
-  if (result.exitCode !== 0 && result.exitCode !== 1) {
-    return { type: 'failed', reason: result.code === 'ENOENT' ? 'not found' : `exit code ${result.exitCode ?? result.signal}` };
-  }
-  return parseAnswer(Buffer.from(result.stdout));
+  return runRipgrep({ program: query.program, args, cwd: query.start, timeoutMs: query.timeoutMs, maxBytes: MAX_OUTPUT_BYTES }, query.signal);
 }
 
-/** Each file name ends with a NUL; the statistics follow the last one. */
-function parseAnswer(stdout: Buffer): RipgrepAnswer {
+/**
+ * ripgrep's answer from its output: each file name ends with a NUL; the statistics follow the
+ * last one. Run in the ripgrep host, so a long list is parsed and sorted off this process.
+ */
+export function parseRipgrepOutput(stdout: Buffer): RipgrepAnswer {
   const end = stdout.lastIndexOf(0);
   const statistics = stdout.subarray(end + 1).toString('utf8');
   const searched = /^(\d+) files searched$/m.exec(statistics);
