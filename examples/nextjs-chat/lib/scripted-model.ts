@@ -40,6 +40,9 @@ function nextStep(prompt: Part[]): Step {
   const turn = currentTurn(prompt);
   const request = textOf(turn[0]);
   if (/\bask me\b/i.test(request)) return askStep(turn);
+  // Asked after a stopped command, the question may follow a tool result directly: look at every user message.
+  if (prompt.some((message) => message.role === 'user' && /\bwhat did it print\b/i.test(textOf(message)))) return whatRanStep(prompt);
+  if (/\bslow command\b/i.test(request)) return slowCommandStep(turn);
   const file = /([\w.-]+\.(?:txt|md))/.exec(request)?.[1];
   if (file === undefined) return { text: 'I am a scripted model. Ask me to rewrite a file, for example: Rewrite notes.txt' };
 
@@ -59,6 +62,32 @@ function nextStep(prompt: Part[]): Step {
   if (written.type === 'error-text') return { text: `${file} was not written. ${written.value}` };
   if (!results.has('task_update')) return { toolName: 'task_update', input: { updates: [{ id: '1', status: 'completed' }] } };
   return { text: `Rewrote ${file} and ticked the task off.` };
+}
+
+/** A command that leaves a process behind (its PID in slow.pid) and prints for 10 s, to watch live and Stop. */
+const SLOW_COMMAND = 'sleep 300 & echo $! > slow.pid; for i in $(seq 1 50); do echo "tick $i"; sleep 0.2; done';
+
+/** "Run the slow command": run_shell (asks first), then what it printed, in one line. */
+function slowCommandStep(turn: Part[]): Step {
+  for (const message of turn) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-result' && part.toolName === 'run_shell') return { text: `The command ended. ${String(part.output.value).split('\n')[0]}` };
+    }
+  }
+  return { toolName: 'run_shell', input: { command: SLOW_COMMAND } };
+}
+
+/** "What did it print?": the last run_shell result of the whole conversation, a stopped one included. */
+function whatRanStep(prompt: Part[]): Step {
+  let printed: string | undefined;
+  for (const message of prompt) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) if (part.type === 'tool-result' && part.toolName === 'run_shell') printed = String(part.output.value ?? '');
+  }
+  if (printed === undefined) return { text: 'No command ran in this chat.' };
+  const lines = printed.split('\n').filter((line) => /^tick \d+$/.test(line));
+  return { text: `It printed ${lines.length} lines, the last: ${lines.at(-1) ?? 'none'}.` };
 }
 
 /** "Ask me …": one multiple-choice question, answered in the page, then the answer repeated. */

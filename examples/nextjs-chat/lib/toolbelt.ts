@@ -3,6 +3,7 @@ import {
   createAskUserTools,
   createFileSessionStore,
   createFileTools,
+  createShellTools,
   createSession,
   createTaskListTools,
   SessionBusyError,
@@ -19,7 +20,13 @@ export function workspaceRoot(): string {
 }
 
 let cached:
-  | { workspace: Workspace; files: ReturnType<typeof createFileTools>; tasks: ReturnType<typeof createTaskListTools>; askUser: ReturnType<typeof createAskUserTools> }
+  | {
+      workspace: Workspace;
+      files: ReturnType<typeof createFileTools>;
+      shell: ReturnType<typeof createShellTools>;
+      tasks: ReturnType<typeof createTaskListTools>;
+      askUser: ReturnType<typeof createAskUserTools>;
+    }
   | undefined;
 
 /** The collections, made once per server process (they hold no conversation state). */
@@ -27,9 +34,10 @@ export function toolbelt() {
   if (cached === undefined) {
     const workspace = new Workspace(workspaceRoot());
     // No `ask` callback: ask_user_question is answered by the page (addToolOutput).
-    cached = { workspace, files: createFileTools({ workspace }), tasks: createTaskListTools(), askUser: createAskUserTools() };
+    // run_shell asks before each command (the page's Allow); its output streams to the page while it runs.
+    cached = { workspace, files: createFileTools({ workspace }), shell: createShellTools({ workspace }), tasks: createTaskListTools(), askUser: createAskUserTools() };
   }
-  return { ...cached, collections: [cached.files, cached.tasks, cached.askUser] as ToolCollection[] };
+  return { ...cached, collections: [cached.files, cached.shell, cached.tasks, cached.askUser] as ToolCollection[] };
 }
 
 const CHAT_ID = /^[A-Za-z0-9_-]{1,100}$/;

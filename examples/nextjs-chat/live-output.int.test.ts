@@ -1,0 +1,134 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildExampleOnce } from './test-support/next-build.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`Skipping the Next.js live-output browser test: ${CHROMIUM} is missing (apt-get install chromium).`);
+
+const app = import.meta.dirname;
+const nextBin = path.join(app, '../../node_modules/next/dist/bin/next');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** True while a process with this PID exists and is not a zombie. */
+function isAlive(pid: number): boolean {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = text.slice(text.lastIndexOf(')') + 2).split(' ')[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+describe.skipIf(!hasChromium)('the Next.js chat example: a running command, live and stoppable', () => {
+  let server: ChildProcess | undefined;
+  let context: BrowserContext | undefined;
+  let workspace = '';
+  let profile = '';
+  let url = '';
+  let log = '';
+
+  beforeAll(async () => {
+    await buildExampleOnce();
+    workspace = await mkdtemp(path.join(tmpdir(), 'toolbelt-nextjs-live-'));
+    profile = await mkdtemp(path.join(tmpdir(), 'toolbelt-chromium-live-'));
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}/`;
+    server = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
+      cwd: app,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', TOOLBELT_MODEL: 'scripted', TOOLBELT_WORKSPACE: workspace },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout!.on('data', (chunk) => (log += chunk));
+    server.stderr!.on('data', (chunk) => (log += chunk));
+    const up = await until(async () => server!.exitCode === null && (await fetch(url).then((response) => response.ok, () => false)), 60_000);
+    if (!up) throw new Error(`next start did not answer at ${url}:\n${log}`);
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  }, 600_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (server?.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server!.once('exit', resolve));
+    }
+    if (profile) await rm(profile, { recursive: true, force: true });
+    if (workspace) await rm(workspace, { recursive: true, force: true });
+  });
+
+  async function waitFor(page: Page, locator: ReturnType<Page['locator']>) {
+    try {
+      await locator.first().waitFor({ timeout: 45_000 });
+    } catch (error) {
+      const shown = await page.locator('main').innerText().catch(() => '(no page)');
+      throw new Error(`${(error as Error).message.split('\n')[0]}\nThe page shows:\n${shown}\nThe server said:\n${log.slice(-2_000)}`);
+    }
+  }
+
+  it("shows the command's output before it ends; Stop ends its whole process tree and the model reads what ran", async () => {
+    const page = await context!.newPage();
+    await page.goto(url);
+    await page.getByTestId('prompt').fill('Run the slow command');
+    await page.getByTestId('send').click();
+
+    const card = page.locator('[data-tool="run_shell"]');
+    await waitFor(page, card.getByTestId('approve'));
+    await card.getByTestId('approve').click();
+
+    // Output streams in while the command runs (it prints for 10 s).
+    await waitFor(page, card.getByTestId('live-output').filter({ hasText: 'tick 3' }));
+    expect(await card.getByTestId('call-state').innerText()).toBe('Running');
+    const shown = await card.getByTestId('live-output').innerText();
+    expect(shown).not.toContain('tick 50');
+    const pid = Number((await readFile(path.join(workspace, 'slow.pid'), 'utf8')).trim());
+    expect(isAlive(pid)).toBe(true);
+    // A few hundred milliseconds later the view holds more lines: it is live, not a snapshot.
+    await waitFor(page, card.getByTestId('live-output').filter({ hasText: `tick ${Number(/tick (\d+)\s*$/.exec(shown)?.[1] ?? 3) + 2}` }));
+
+    await page.getByTestId('stop').click();
+    // The request's abort reaches run_shell: the process it left behind ends too.
+    expect(await until(() => !isAlive(pid), 10_000)).toBe(true);
+    await waitFor(page, page.getByTestId('send'));
+    expect(await card.innerText()).not.toContain('tick 50');
+
+    // The model reads what ran before the stop.
+    await page.getByTestId('prompt').fill('What did it print?');
+    await page.getByTestId('send').click();
+    await waitFor(page, page.getByText(/^It printed \d+ lines, the last: tick \d+\.$/));
+    const answer = await page.getByText(/^It printed \d+ lines/).innerText();
+    const count = Number(/It printed (\d+)/.exec(answer)![1]);
+    expect(count).toBeGreaterThanOrEqual(3);
+    expect(count).toBeLessThan(50);
+    await page.close();
+  }, 120_000);
+});
