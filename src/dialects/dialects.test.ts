@@ -141,6 +141,9 @@ describe('the Anthropic bash tool', () => {
   });
 
   it('says when a command relies on state an earlier call set, and that restart has nothing to restart', async () => {
+    // No allowlist here: with one, the policy refuses `export` itself.
+    const unlisted = nativeTools([createShellTools({ workspace: new Workspace(root), timeoutMs: 5_000 })], 'anthropic').tools.get('bash')!;
+    const bash = () => unlisted;
     const exported = await call(bash(), { command: 'export GREETING=hello' });
     expect(exported.text).toContain('Note: This command only set `GREETING`. Each bash call runs in a fresh process, so the next call will not have it');
     const used = await call(bash(), { command: 'echo $GREETING' });
