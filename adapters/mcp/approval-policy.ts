@@ -26,9 +26,12 @@ export function effectiveOverrides(
   return { ...asking, ...overrides };
 }
 
+/** The modes from the one that lets the least run unasked to the one that lets everything run. */
+const MODES_BY_PERMISSIVENESS: readonly ApprovalMode[] = ['plan', 'ask', 'accept-edits', 'auto'];
+
 /**
  * The first setting, from the least permissive, under which this call would run without
- * asking: the same mode without `askForChanges`, then `accept-edits`, then `auto`. A
+ * asking: the same mode without `askForChanges`, then each more permissive mode. A
  * refusal names it, so the advice always works. `undefined` when no setting would (the
  * host's overrides are not the server's flags to change).
  */
@@ -40,8 +43,7 @@ export async function settingThatAllows(
 ): Promise<ApprovalSetting | undefined> {
   const candidates: ApprovalSetting[] = [
     ...(current.askForChanges ? [{ mode: current.mode, askForChanges: false }] : []),
-    ...(current.mode === 'ask' ? [{ mode: 'accept-edits' as const, askForChanges: false }] : []),
-    { mode: 'auto', askForChanges: false },
+    ...MODES_BY_PERMISSIVENESS.slice(MODES_BY_PERMISSIVENESS.indexOf(current.mode) + 1).map((mode) => ({ mode, askForChanges: false })),
   ];
   const session = createSession();
   for (const candidate of candidates) {

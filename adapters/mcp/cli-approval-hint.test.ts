@@ -62,8 +62,8 @@ describe('the refusal when the client cannot ask', () => {
         const input = parsed.data;
         const overrides = effectiveOverrides(tools, setting.askForChanges, undefined);
         const verdict = await decideApproval(tool, input, { session: createSession(), mode: setting.mode, overrides });
-        if (verdict.type !== 'ask') continue;
-        const text = await hint({ tool, input });
+        if (verdict.type === 'run') continue;
+        const text = await hint({ tool, input, reason: verdict.type === 'ask' ? 'needs-approval' : 'mode' });
         const named = settingNamed(text, setting);
         expect(named, `${tool.name} under ${JSON.stringify(setting)}: ${text}`).not.toEqual(setting);
         const after = await decideApproval(tool, input, { session: createSession(), mode: named.mode, overrides: effectiveOverrides(tools, named.askForChanges, undefined) });
@@ -71,7 +71,7 @@ describe('the refusal when the client cannot ask', () => {
         checked += 1;
       }
     }
-    expect(checked).toBeGreaterThanOrEqual(15);
+    expect(checked).toBeGreaterThanOrEqual(25);
   });
 
   it.each([
@@ -83,6 +83,15 @@ describe('the refusal when the client cannot ask', () => {
     ['write_file', { mode: 'ask', askForChanges: true }, 'To allow it, the user can restart the agent-toolbelt server without `--ask-for-changes` and with `--mode accept-edits` (file changes other than deleting run unasked), or use an MCP client that supports elicitation.'],
   ] as const)('for %s under %j says: %s', async (name, setting, expected) => {
     const tool = tools.find((candidate) => candidate.name === name)!;
-    expect(await cliApprovalHint(setting)({ tool, input: tool.input.parse(INPUTS[name]) })).toBe(expected);
+    expect(await cliApprovalHint(setting)({ tool, input: tool.input.parse(INPUTS[name]), reason: 'needs-approval' })).toBe(expected);
+  });
+
+  it.each([
+    ['create_file', 'To allow it, the user can restart the agent-toolbelt server with `--mode ask` (reading, creating, editing and moving files run unasked).'],
+    ['write_file', 'To allow it, the user can restart the agent-toolbelt server with `--mode accept-edits` (file changes other than deleting run unasked).'],
+    ['run_shell', 'To allow it, the user can restart the agent-toolbelt server with `--mode auto` (nothing asks).'],
+  ] as const)('for %s refused by --mode plan says: %s', async (name, expected) => {
+    const tool = tools.find((candidate) => candidate.name === name)!;
+    expect(await cliApprovalHint({ mode: 'plan', askForChanges: false })({ tool, input: tool.input.parse(INPUTS[name]), reason: 'mode' })).toBe(expected);
   });
 });

@@ -187,6 +187,17 @@ describe('createMcpServer', () => {
     expect(seen).toEqual([['save', { text: 'a' }]]);
   });
 
+  it('follows a refusal by plan mode with what the hint function says would allow the call', async () => {
+    const reasons: string[] = [];
+    const { client } = await connect({ mode: 'plan', approvalHint: ({ reason }) => (reasons.push(reason), 'Restart in another mode.') });
+    expect(text(await client.callTool({ name: 'remove', arguments: {} }))).toBe(
+      'remove is not available in plan mode: delete tools are switched off until the user leaves plan mode. Describe the change you would make instead. Restart in another mode.',
+    );
+    expect(text(await client.callTool({ name: 'look', arguments: { at: 'x' } }))).toBe('saw x');
+    expect(text(await client.callTool({ name: 'run', arguments: {} }))).toMatch(/^run is not available in plan mode: .* Restart in another mode\.$/);
+    expect(reasons).toEqual(['mode', 'mode']);
+  });
+
   it('asks before every change with askForChanges, and only with mode ask', async () => {
     const { client, elicited } = await connect({ askForChanges: true }, () => ({ action: 'accept', content: { decision: 'approve' } }));
     expect(text(await client.callTool({ name: 'remove', arguments: {} }))).toBe('gone');

@@ -17,6 +17,7 @@ import {
   collectInstructions,
   collectTools,
   createSession,
+  decideApproval,
   errorResult,
   normalizeOutput,
   prepareToolCall,
@@ -36,11 +37,16 @@ import { canElicit, DEFAULT_ELICITATION_TIMEOUT_MS, elicitAnswers, elicitApprova
 import { progressNotifier } from './progress.js';
 import { describeTools, toCallToolResult } from './tool-listing.js';
 
-/** A call the client could not be asked about, for {@link McpServerOptions.approvalHint}. */
+/** A call that was not run, for {@link McpServerOptions.approvalHint}. */
 export interface RefusedCall {
   readonly tool: ToolDefinition<any>;
   /** The parsed input. */
   readonly input: Record<string, unknown>;
+  /**
+   * Why: it needs approval and the client cannot ask for it, or the approval mode switches
+   * its kind off (`plan`).
+   */
+  readonly reason: 'needs-approval' | 'mode';
 }
 
 /** Options of {@link createMcpServer}. */
@@ -74,6 +80,8 @@ export interface McpServerOptions {
   /**
    * What the model is told, after the refusal, about how the user can allow a call that
    * needs approval: a sentence, or a function of the call that names what would allow it.
+   * A function is also asked about calls the mode refuses (`plan`), and its answer follows
+   * the mode's own refusal.
    * @default 'The user can allow such calls in the server configuration (an approval mode or a per-tool override), or use an MCP client that supports elicitation.'
    */
   readonly approvalHint?: string | ((call: RefusedCall) => string | Promise<string>);
@@ -176,17 +184,29 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
         : options.onApproval;
       if (approve === undefined) {
         const prepared = await prepareToolCall(tool, input, base);
-        if (prepared.status === 'done') return prepared.result;
+        if (prepared.status === 'done') return withModeHint(tool, input, prepared.result);
         if (prepared.status === 'needs-approval') return { text: await refusalText(tool, prepared.input), isError: true };
       }
-      return await runTool(tool, input, { ...base, signal, approve, onProgress });
+      return withModeHint(tool, input, await runTool(tool, input, { ...base, signal, approve, onProgress }));
     } catch (error) {
       return errorResult(tool.name, error);
     }
   }
 
+  /** A refusal by the mode (`plan`), followed by what would allow the call, when a hint function can say. */
+  async function withModeHint(tool: ToolDefinition<any>, input: Record<string, unknown>, result: ToolResult): Promise<ToolResult> {
+    const hint = options.approvalHint;
+    if (!result.isError || options.mode !== 'plan' || typeof hint !== 'function') return result;
+    const parsed = tool.input.safeParse(input);
+    if (!parsed.success) return result;
+    const verdict = await decideApproval(tool, parsed.data as Record<string, unknown>, { session, mode: 'plan', overrides: needsApproval });
+    if (verdict.type !== 'refuse' || verdict.text !== result.text) return result;
+    const advice = await hint({ tool, input: parsed.data as Record<string, unknown>, reason: 'mode' });
+    return advice === '' ? result : { ...result, text: `${result.text} ${advice}` };
+  }
+
   async function refusalText(tool: ToolDefinition<any>, input: Record<string, unknown>): Promise<string> {
-    const hint = typeof options.approvalHint === 'function' ? await options.approvalHint({ tool, input }) : (options.approvalHint ?? DEFAULT_APPROVAL_HINT);
+    const hint = typeof options.approvalHint === 'function' ? await options.approvalHint({ tool, input, reason: 'needs-approval' }) : (options.approvalHint ?? DEFAULT_APPROVAL_HINT);
     return `${tool.name} needs the user's approval, and this MCP client cannot ask for it (it does not support elicitation), so it was not run. Tell the user what you wanted to do. ${hint}`;
   }
   return server;
