@@ -157,7 +157,8 @@ export function sessionStoreContract(name: string, skip: string | undefined, set
         const seen = await open().withSession(id, async (session, turn) => ({ tasks: await subjects(session), version: turn.version }), { waitMs: 10_000 });
         const waited = Date.now() - began;
         expect(seen).toEqual({ tasks: ['saved by the child'], version: 1 });
-        expect(waited).toBeLessThanOrEqual(leaseMs + 250);
+        // At most the lease, plus slack for a loaded machine to schedule the waiter.
+        expect(waited).toBeLessThanOrEqual(leaseMs + 500);
       } finally {
         child.process.kill('SIGKILL');
       }
