@@ -17,6 +17,7 @@ let base: string;
 let workspace: Workspace;
 const running: McpHttpServer[] = [];
 const clients: Client[] = [];
+const started: string[] = [];
 const aborted: string[] = [];
 
 beforeAll(async () => {
@@ -36,8 +37,10 @@ const waiting: ToolCollection = {
   tools: [
     defineTool({
       name: 'wait', description: 'Waits until cancelled.', kind: 'read', input: z.object({ label: z.string() }),
-      execute: ({ label }, { signal }) =>
-        new Promise<string>((resolve) => signal.addEventListener('abort', () => (aborted.push(label), resolve('cancelled')), { once: true })),
+      execute: ({ label }, { signal }) => {
+        started.push(label);
+        return new Promise<string>((resolve) => signal.addEventListener('abort', () => (aborted.push(label), resolve('cancelled')), { once: true }));
+      },
     }),
   ],
 };
@@ -98,7 +101,7 @@ describe('Streamable HTTP', () => {
     const { client } = await connect(server.url);
     const controller = new AbortController();
     const call = client.callTool({ name: 'wait', arguments: { label: 'first' } }, undefined, { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect.poll(() => started).toContain('first');
     controller.abort();
     await expect(call).rejects.toThrow();
     await expect.poll(() => aborted).toContain('first');
@@ -174,7 +177,7 @@ describe('Streamable HTTP', () => {
     expect(gone.status).toBe(404);
     expect(((await gone.json()) as any).error.message).toBe(`There is no session \`${first.transport.sessionId}\` (it ended or expired); start a new one with initialize.`);
     const busy = second.client.callTool({ name: 'wait', arguments: { label: 'busy' } }).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect.poll(() => started).toContain('busy');
     await expect(connect(server.url)).rejects.toMatchObject({
       code: 503,
       message: expect.stringContaining('This server keeps at most 1 session open, and each is busy with a call; try again when one has finished.'),
