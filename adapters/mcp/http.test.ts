@@ -189,11 +189,13 @@ describe('Streamable HTTP', () => {
   it('closes a session left idle and ends its background jobs', async () => {
     const server = await serve({ sessionIdleMs: 200 });
     const { client, transport } = await connect(server.url);
-    await client.callTool({ name: 'run_shell', arguments: { command: 'sleep 1 && touch late.txt', run_in_background: true } });
-    await expect.poll(() => server.handler.sessionCount, { timeout: 2_000 }).toBe(0);
+    const startedAt = Date.now();
+    await client.callTool({ name: 'run_shell', arguments: { command: 'sleep 2 && touch late.txt', run_in_background: true } });
+    await expect.poll(() => server.handler.sessionCount, { timeout: 1_500 }).toBe(0);
     const after = await post(server.url, callBody('job_list', {}), { 'mcp-session-id': transport.sessionId! });
     expect(after.status).toBe(404);
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // Past the moment the job would have written the file, had it not been ended.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, startedAt + 2_500 - Date.now())));
     expect(existsSync(path.join(base, 'late.txt'))).toBe(false);
   });
 
