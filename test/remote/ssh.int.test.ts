@@ -1,0 +1,116 @@
+/**
+ * A real OpenSSH server, started on a free loopback port with a throwaway host key and an
+ * authorised key, serving a workspace through connectWorkspace({ command: ['ssh', …] }).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { userInfo } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFileTools } from '../../src/collections/files/index.js';
+import { createShellTools } from '../../src/collections/shell/index.js';
+import { runTool } from '../../src/run-tool.js';
+import { createSession } from '../../src/session.js';
+import { connectWorkspace } from '../../src/workspace/remote/connect.js';
+import { NODE, serverBundle, temporaryFolder } from './support.js';
+
+const SSHD = '/usr/sbin/sshd';
+const present = existsSync(SSHD) && spawnSync('ssh', ['-V']).status === 0 && spawnSync('ssh-keygen', ['-?']).error === undefined;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe.skipIf(!present)('connectWorkspace through a real sshd (needs OpenSSH: /usr/sbin/sshd, ssh, ssh-keygen)', () => {
+  let sshd: ChildProcess | undefined;
+  let folder: string;
+  let port: number;
+  let sshCommand: string[];
+
+  beforeAll(async () => {
+    folder = temporaryFolder('toolbelt-sshd-');
+    port = await freePort();
+    const key = (name: string) => spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(folder, name)], { encoding: 'utf8' });
+    key('host_key');
+    key('client_key');
+    writeFileSync(path.join(folder, 'authorized_keys'), readFileSync(path.join(folder, 'client_key.pub')), { mode: 0o600 });
+    // sshd insists on its privilege-separation folder.
+    if (!existsSync('/run/sshd')) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+    writeFileSync(
+      path.join(folder, 'sshd_config'),
+      [
+        `Port ${port}`,
+        'ListenAddress 127.0.0.1',
+        `HostKey ${path.join(folder, 'host_key')}`,
+        `AuthorizedKeysFile ${path.join(folder, 'authorized_keys')}`,
+        `PidFile ${path.join(folder, 'sshd.pid')}`,
+        'PasswordAuthentication no',
+        'KbdInteractiveAuthentication no',
+        'UsePAM no',
+        'StrictModes no',
+        'PermitRootLogin prohibit-password',
+        'PrintMotd no',
+        'AcceptEnv NONE',
+        '',
+      ].join('\n'),
+    );
+    sshd = spawn(SSHD, ['-D', '-e', '-f', path.join(folder, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    sshd.stderr!.setEncoding('utf8').on('data', (text: string) => (log += text));
+    // Wait until it accepts connections.
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const probe = spawnSync('ssh', [...sshOptions(), `${userInfo().username}@127.0.0.1`, 'true'], { encoding: 'utf8', timeout: 5_000 });
+      if (probe.status === 0) break;
+      if (Date.now() > deadline) throw new Error(`sshd did not start: ${log} ${probe.stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    sshCommand = ['ssh', ...sshOptions(), `${userInfo().username}@127.0.0.1`];
+  });
+
+  function sshOptions(): string[] {
+    return ['-i', path.join(folder, 'client_key'), '-p', String(port), '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'BatchMode=yes', '-o', 'LogLevel=ERROR'];
+  }
+
+  afterAll(() => {
+    sshd?.kill('SIGTERM');
+  });
+
+  it('serves the file and shell tools through ssh, with the box’s environment', async () => {
+    const root = temporaryFolder('toolbelt-ssh-root-');
+    writeFileSync(path.join(root, 'hello.txt'), 'hello over ssh\n');
+    process.env.TOOLBELT_CALLER_ONLY = 'not for the box';
+    const workspace = await connectWorkspace({ command: [...sshCommand, NODE, await serverBundle(), 'serve-workspace', '--root', root] });
+    try {
+      expect(workspace.root).toBe(root);
+      const files = createFileTools({ workspace });
+      const session = createSession();
+      const read = await runTool(files.tools.find((tool) => tool.name === 'read_file')!, { path: 'hello.txt' }, { session });
+      expect(read.text).toBe('hello.txt: line 1 of 1 (end of file).\n1: hello over ssh');
+      const write = await runTool(files.tools.find((tool) => tool.name === 'write_file')!, { path: 'hello.txt', content: 'rewritten\n' }, { session, mode: 'auto' });
+      expect(write.isError).toBe(false);
+      expect(readFileSync(path.join(root, 'hello.txt'), 'utf8')).toBe('rewritten\n');
+      const shell = createShellTools({ workspace });
+      const run = await runTool(shell.tools.find((tool) => tool.name === 'run_shell')!, { command: 'echo "[${TOOLBELT_CALLER_ONLY-unset}] [${SSH_CONNECTION:+ssh}]"; pwd' }, { session, mode: 'auto' });
+      expect(run.data).toMatchObject({ output: `[unset] [ssh]\n${root}` });
+    } finally {
+      delete process.env.TOOLBELT_CALLER_ONLY;
+      await workspace.close();
+    }
+  });
+
+  it('fails naming ssh’s own complaint when the key is refused', async () => {
+    const error = await connectWorkspace({
+      command: ['ssh', '-p', String(port), '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'BatchMode=yes', '-o', 'IdentitiesOnly=yes', '-i', '/dev/null', 'nobody@127.0.0.1', 'true'],
+    }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toMatch(/exited with code 255.*Permission denied/s);
+  });
+});
