@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  connectWorkspace,
   createAskUserTools,
   createFileSessionStore,
   createFileTools,
@@ -8,6 +9,7 @@ import {
   createTaskListTools,
   SessionBusyError,
   Workspace,
+  type RemoteWorkspace,
   type Session,
   type SessionStore,
   type SessionTurn,
@@ -18,6 +20,15 @@ import {
 export function workspaceRoot(): string {
   return path.resolve(/*turbopackIgnore: true*/ process.env.TOOLBELT_WORKSPACE ?? process.cwd());
 }
+
+/**
+ * Remote mode: `TOOLBELT_REMOTE_COMMAND` holds a JSON array, the command that reaches the box,
+ * e.g. `["ssh","box","npx","-y","agent-toolbelt","serve-workspace","--root","/work"]`. The
+ * agent's files and commands are then in that box; this server keeps only the chat sessions.
+ */
+const remoteCommand: string[] | undefined = process.env.TOOLBELT_REMOTE_COMMAND ? (JSON.parse(process.env.TOOLBELT_REMOTE_COMMAND) as string[]) : undefined;
+let remote: RemoteWorkspace | undefined = remoteCommand === undefined ? undefined : await connectWorkspace({ command: remoteCommand });
+let reconnecting: Promise<void> | undefined;
 
 let cached:
   | {
@@ -31,8 +42,19 @@ let cached:
 
 /** The collections, made once per server process (they hold no conversation state). */
 export function toolbelt() {
+  // A lost box fails its calls with a message saying so; the next request gets a new connection.
+  if (remoteCommand !== undefined && remote?.lost !== undefined && reconnecting === undefined) {
+    reconnecting = connectWorkspace({ command: remoteCommand }).then(
+      (fresh) => {
+        remote = fresh;
+        cached = undefined;
+        reconnecting = undefined;
+      },
+      () => void (reconnecting = undefined),
+    );
+  }
   if (cached === undefined) {
-    const workspace = new Workspace(workspaceRoot());
+    const workspace = remote ?? new Workspace(workspaceRoot());
     // No `ask` callback: ask_user_question is answered by the page (addToolOutput).
     // run_shell asks before each command (the page's Allow); its output streams to the page while it runs.
     cached = { workspace, files: createFileTools({ workspace }), shell: createShellTools({ workspace }), tasks: createTaskListTools(), askUser: createAskUserTools() };
@@ -69,7 +91,8 @@ export function sessionStore(): Promise<SessionStore> {
       const { createRedisSessionStore } = await import('agent-toolbelt/stores/redis');
       return createRedisSessionStore({ url: process.env.REDIS_URL });
     }
-    return createFileSessionStore({ dir: await toolbelt().workspace.privateDir('chat-sessions') });
+    // Sessions stay on this server, also when the workspace is in a remote box.
+    return createFileSessionStore({ dir: await new Workspace(workspaceRoot()).privateDir('chat-sessions') });
   })();
   return store;
 }
