@@ -1,5 +1,9 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresSessionStore } from '../../adapters/postgres/index.js';
+import { createSession } from '../../src/index.js';
 import { sessionStoreContract } from './contract.js';
-import { POSTGRES_MISSING, startPostgres } from './servers.js';
+import { POSTGRES_MISSING, startPostgres, type PostgresServer } from './servers.js';
 
 sessionStoreContract('Postgres', POSTGRES_MISSING, async () => {
   const server = await startPostgres();
@@ -10,4 +14,69 @@ sessionStoreContract('Postgres', POSTGRES_MISSING, async () => {
     bringUp: () => server.restart(),
     destroy: () => server.destroy(),
   };
+});
+
+describe.skipIf(POSTGRES_MISSING !== undefined)('the Postgres session store', () => {
+  let server: PostgresServer | undefined;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 60_000);
+  afterAll(() => server?.destroy());
+
+  it('creates its table in the schema it is given, keeps JSONB and a version, and leaves a pool of yours open', async () => {
+    const pool = new pg.Pool({ connectionString: server!.connectionString });
+    try {
+      await pool.query('CREATE SCHEMA chat');
+      const store = createPostgresSessionStore({ pool, table: 'chat.sessions' });
+      const session = createSession({ id: 'a' });
+      session.approve('write_note');
+      expect(await store.save(session)).toBe(1);
+      await store.close();
+      const { rows } = await pool.query<{ version: string; kind: string; approvals: unknown }>(
+        `SELECT version, jsonb_typeof(payload) AS kind, payload->'approvals' AS approvals FROM chat.sessions WHERE id = 'a'`,
+      );
+      expect(rows).toEqual([{ version: '1', kind: 'object', approvals: ['write_note'] }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('wakes a waiting turn with NOTIFY when the lease is released, well before the lease would expire', async () => {
+    const [one, two] = [createPostgresSessionStore({ connectionString: server!.connectionString }), createPostgresSessionStore({ connectionString: server!.connectionString })];
+    try {
+      let releasedAt = 0;
+      let release!: () => void;
+      const holding = new Promise<void>((resolve) => (release = resolve));
+      let started!: () => void;
+      const inTurn = new Promise<void>((resolve) => (started = resolve));
+      const first = one.withSession(
+        'notify',
+        async () => {
+          started();
+          await holding;
+        },
+        { leaseMs: 60_000 },
+      );
+      await inTurn;
+      const second = two.withSession('notify', () => Date.now(), { waitMs: 30_000 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      releasedAt = Date.now();
+      release();
+      await first;
+      const enteredAt = await second;
+      expect(enteredAt - releasedAt).toBeLessThan(1_000);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+
+  it('refuses options it cannot use, naming them', () => {
+    expect(() => createPostgresSessionStore({})).toThrow(
+      'Expected exactly one of the `connectionString` and `pool` options of createPostgresSessionStore, got neither. Pass connectionString: process.env.DATABASE_URL, or a pg.Pool of yours.',
+    );
+    expect(() => createPostgresSessionStore({ connectionString: 'postgres://x', table: 'drop table;' })).toThrow(
+      'Expected the `table` option to be a table name of letters, digits and "_" (optionally "schema.table"), got `drop table;`.',
+    );
+    expect(() => createPostgresSessionStore({ connectionString: 'postgres://x', leaseMs: 10 })).toThrow('`leaseMs`');
+  });
 });
