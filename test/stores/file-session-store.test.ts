@@ -36,9 +36,8 @@ describe('the file session store', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'toolbelt-file-store-files-'));
     const store = createFileSessionStore({ dir });
     for (let turn = 0; turn < 3; turn += 1) await store.withSession('chat', (session) => session.approve(`turn ${turn}`));
-    await new Promise((resolve) => setTimeout(resolve, 50)); // old versions are removed in the background
-    const names = (await readdir(path.join(dir, 'chat'))).sort();
-    expect(names.filter((name) => name.startsWith('v'))).toEqual(['v3.json']);
+    // Old versions are removed in the background.
+    await expect.poll(async () => (await readdir(path.join(dir, 'chat'))).filter((name) => name.startsWith('v')), { timeout: 5_000 }).toEqual(['v3.json']);
     expect((await stat(path.join(dir, 'chat', 'v3.json'))).mode & 0o777).toBe(0o600);
     await rm(dir, { recursive: true, force: true });
   });
