@@ -119,7 +119,11 @@ export interface RemoteRequests {
   readonly 'fs/stat': [{ readonly path: string }, WireStats | null];
   /** The whole file, base64. */
   readonly 'fs/readFile': [{ readonly path: string }, string];
-  readonly 'fs/open': [{ readonly path: string }, { readonly handle: number; readonly stats: WireStats }];
+  /**
+   * Opens a file for reading, answering with its stats and its first `prefetch` bytes
+   * (base64), so a small file, or the first page of a large one, costs this one round trip.
+   */
+  readonly 'fs/open': [{ readonly path: string; readonly prefetch?: number }, { readonly handle: number; readonly stats: WireStats; readonly head: string }];
   /** `length` bytes from `position`, base64 (shorter at the end of the file). */
   readonly 'fs/read': [{ readonly handle: number; readonly position: number; readonly length: number }, string];
   readonly 'fs/fstat': [{ readonly handle: number }, WireStats];
@@ -176,6 +180,9 @@ export type RemoteNotification = keyof RemoteNotifications;
  * it stops reading the process (which then blocks on its full pipe): back-pressure end to end.
  */
 export const OUTPUT_WINDOW_BYTES = 1024 * 1024;
+
+/** Bytes `fs/open` sends ahead: the first read of `read_file` and of the search (64 KB). */
+export const OPEN_PREFETCH_BYTES = 64 * 1024;
 
 /** JSON-RPC error codes of this protocol (the application range). */
 export const RemoteErrorCode = {

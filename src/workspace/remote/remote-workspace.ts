@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import type { SpawnedProcess, SpawnProcessOptions } from '../spawn-process.js';
 import { ROOT_ELSEWHERE, Workspace, type AtomicWriteOptions, type ResolvedPath, type ResolveOptions, type WorkspaceCapabilities } from '../workspace.js';
 import type { RemoteConnection } from './connection.js';
-import type { InitializeResult, SpawnParams, WireJob } from './protocol.js';
+import { OPEN_PREFETCH_BYTES, type InitializeResult, type SpawnParams, type WireJob } from './protocol.js';
 import { RemoteProcesses } from './remote-process.js';
 import { decodeDirent, decodeStats } from './wire-values.js';
 
@@ -124,26 +124,36 @@ export class RemoteWorkspace extends Workspace {
 
   /**
    * A file open in the box, with the three `FileHandle` methods the tools use (`read`,
-   * `stat`, `close`); each read is one request.
+   * `stat`, `close`). Opening brings the stats and the first 64 KB along, so reading a small
+   * file (or the first page of a large one) and its `stat` cost no further round trip; a read
+   * beyond is one request, and `close` is sent without waiting for its answer.
    */
   override async open(absolute: string): Promise<FileHandle> {
     const connection = this.#connection;
-    const opened = await connection.request('fs/open', { path: absolute });
+    const opened = await connection.request('fs/open', { path: absolute, prefetch: OPEN_PREFETCH_BYTES });
+    const head = Buffer.from(opened.head, 'base64');
+    // Fewer bytes than asked for: the head is the whole file (as it was when opened).
+    const headIsWhole = head.length < OPEN_PREFETCH_BYTES;
+    const stats = decodeStats(opened.stats);
     let closed = false;
     const handle = {
       async read(buffer: Buffer, offset: number, length: number, position: number) {
+        if (position + length <= head.length || (headIsWhole && position <= head.length)) {
+          const copied = head.copy(buffer, offset, position, Math.min(head.length, position + length));
+          return { bytesRead: copied, buffer };
+        }
         const data = Buffer.from(await connection.request('fs/read', { handle: opened.handle, position, length }), 'base64');
         data.copy(buffer, offset);
         return { bytesRead: data.length, buffer };
       },
       async stat() {
-        return decodeStats(await connection.request('fs/fstat', { handle: opened.handle }));
+        return stats;
       },
       async close() {
         if (closed) return;
         closed = true;
-        // A lost connection closed the file in the box already.
-        await connection.request('fs/close', { handle: opened.handle }).catch(() => undefined);
+        // Not waited for; a lost connection closed the file in the box already.
+        void connection.request('fs/close', { handle: opened.handle }).catch(() => undefined);
       },
     };
     return handle as unknown as FileHandle;

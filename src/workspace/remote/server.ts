@@ -133,11 +133,13 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
     return stats === undefined ? null : encodeStats(stats);
   });
   on('fs/readFile', async ({ path }) => (await workspace.readFile(await jailed(path))).toString('base64'));
-  on('fs/open', async ({ path }) => {
+  on('fs/open', async ({ path, prefetch }) => {
     const file = await workspace.open(await jailed(path));
     const id = nextId++;
     handles.set(id, file);
-    return { handle: id, stats: encodeStats(await file.stat()) };
+    const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(prefetch ?? 0, 16 * 1024 * 1024)));
+    const [stats, { bytesRead }] = await Promise.all([file.stat(), file.read(buffer, 0, buffer.length, 0)]);
+    return { handle: id, stats: encodeStats(stats), head: buffer.subarray(0, bytesRead).toString('base64') };
   });
   on('fs/read', async (params) => {
     const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(params.length, 16 * 1024 * 1024)));
