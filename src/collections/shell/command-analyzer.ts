@@ -74,7 +74,6 @@ function parserThread(): Worker {
   if (worker !== undefined) return worker;
   const script = threadScript();
   const started = new Worker(script.url, script.execArgv === undefined ? {} : { execArgv: script.execArgv });
-  started.unref();
   started.on('message', (answer: AnalyzerAnswer) => {
     const waiting = pending.get(answer.id);
     if (waiting === undefined) return;
@@ -92,6 +91,9 @@ function parserThread(): Worker {
   };
   started.on('error', (error) => fail(new Error(`The bash parser thread failed: ${error.message}`, { cause: error })));
   started.on('exit', (code) => fail(new Error(`The bash parser thread exited with code ${code}.`)));
+  // After the listeners: adding a 'message' listener refs the worker's port again, which would
+  // keep an idle process from exiting.
+  started.unref();
   worker = started;
   return started;
 }
