@@ -1,9 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession } from '../../src/index.js';
 import { expectGone, expectTickingProgress, shellScenario, TICKING_COMMAND, TREE_COMMAND, treePid } from '../../test/progress/scenario.js';
+import { listenMcpHttp } from './http-listen.js';
 import { createMcpServer } from './index.js';
 
 const closers: Array<() => Promise<void>> = [];
@@ -68,5 +70,20 @@ describe('MCP: live tool output as progress notifications', () => {
     controller.abort();
     await expect(calling).rejects.toThrow();
     await expectGone(pid);
+  }, 20_000);
+
+  it("sends them over Streamable HTTP too, on the call's own stream", async () => {
+    const { shell } = await shellScenario();
+    const server = await listenMcpHttp([shell], { mode: 'auto' });
+    const client = new Client({ name: 'progress-http-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(server.url));
+    closers.push(async () => {
+      await client.close();
+      await server.close();
+    });
+    const updates: Progress[] = [];
+    const result = await client.callTool({ name: 'run_shell', arguments: { command: TICKING_COMMAND } }, undefined, { onprogress: (progress) => updates.push(progress) });
+    let shown = '';
+    expectTickingProgress(updates.map((update) => (shown += update.message ?? '')), (result.content as Array<{ text: string }>)[0]!.text);
   }, 20_000);
 });
