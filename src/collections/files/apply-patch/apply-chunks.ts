@@ -1,6 +1,6 @@
 import { ToolError } from '../../../errors/tool-error.js';
 import { closestLines, type NumberedLines } from '../edit-text.js';
-import { prevailingLineEnding } from '../line-endings.js';
+import { lfView, prevailingLineEnding } from '../line-endings.js';
 import { plural } from '../text.js';
 import { formatNumberedLines, lineRange } from '../write-guards.js';
 import type { PatchChunk } from './parse.js';
@@ -28,7 +28,8 @@ interface Replacement {
  * without one.
  */
 export function applyChunks(text: string, chunks: readonly PatchChunk[], shown: string, maxLineLength: number): ChunksApplied {
-  const { lines, endings } = splitWithEndings(text);
+  const file = new FileLines(text);
+  file.indexLines(chunks.flatMap((chunk) => chunk.lines.filter((line) => line.kind !== '+').slice(0, 1).map((line) => line.text)));
   const replacements: Replacement[] = [];
   let cursor = 0;
   for (const [index, chunk] of chunks.entries()) {
@@ -36,15 +37,15 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], shown: 
     const added = chunk.lines.filter((line) => line.kind !== '-').map((line) => line.text);
     const wanted = chunk.lines.filter((line) => line.kind !== '+').map((line) => line.text);
     if (chunk.insertAfterLine !== undefined) {
-      if (chunk.insertAfterLine < 0 || chunk.insertAfterLine > lines.length) {
-        throw new ToolError(`insert_line ${chunk.insertAfterLine} is outside \`${shown}\`, which has ${plural(lines.length, 'line')}. Give a line from 0 (before the first line) to ${lines.length} (after the last).`);
+      if (chunk.insertAfterLine < 0 || chunk.insertAfterLine > file.count) {
+        throw new ToolError(`insert_line ${chunk.insertAfterLine} is outside \`${shown}\`, which has ${plural(file.count, 'line')}. Give a line from 0 (before the first line) to ${file.count} (after the last).`);
       }
       replacements.push({ start: chunk.insertAfterLine, removed: 0, added });
       cursor = chunk.insertAfterLine;
       continue;
     }
     for (const anchor of chunk.anchors) {
-      const found = findAnchor(lines, anchor, cursor);
+      const found = file.findAnchor(anchor, cursor);
       if (found === -1) {
         throw new ToolError(`${name}: its \`@@ ${anchor}\` line matches no line of the file${cursor > 0 ? ` after line ${cursor}` : ''}. ${rereadAdvice()}`);
       }
@@ -52,12 +53,12 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], shown: 
     }
     if (wanted.length === 0) {
       // Only added lines: after the @@ lines, or at the end of the file.
-      const start = chunk.anchors.length > 0 && !chunk.endOfFile ? cursor : lines.length;
+      const start = chunk.anchors.length > 0 && !chunk.endOfFile ? cursor : file.count;
       replacements.push({ start, removed: 0, added });
       cursor = start;
       continue;
     }
-    const matches = chunk.endOfFile ? (sequenceAt(lines, wanted, lines.length - wanted.length) ? [lines.length - wanted.length] : []) : findSequence(lines, wanted, cursor);
+    const matches = chunk.endOfFile ? file.findSequence(wanted, Math.max(cursor, file.count - wanted.length)).filter((start) => start + wanted.length === file.count) : file.findSequence(wanted, cursor);
     if (matches.length === 0) throw new ToolError(notFoundMessage(name, text, wanted, chunk.endOfFile, cursor, maxLineLength));
     if (matches.length > 1) {
       throw new ToolError(
@@ -67,78 +68,162 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], shown: 
     replacements.push({ start: matches[0]!, removed: wanted.length, added });
     cursor = matches[0]! + wanted.length;
   }
-  return assemble(lines, endings, replacements, prevailingLineEnding(text));
+  return file.replace(replacements, prevailingLineEnding(text));
 }
 
-/** Lines without their breaks, and each line's break (`''` for a last line without one). */
-export function splitWithEndings(text: string): { lines: string[]; endings: string[] } {
-  const lines: string[] = [];
-  const endings: string[] = [];
-  let start = 0;
-  while (start < text.length) {
-    const newline = text.indexOf('\n', start);
-    if (newline === -1) {
-      lines.push(text.slice(start));
-      endings.push('');
-      break;
+/**
+ * A file's text as lines, found by offsets rather than split apart, so a large file costs a
+ * few scans: the LF view is searched with `indexOf`, and the new text is the original sliced
+ * around the replaced lines (every line outside them keeps its own ending).
+ */
+class FileLines {
+  readonly count: number;
+  readonly #text: string;
+  readonly #lf: string;
+  /** Where each line starts, in the original text and in the LF view. */
+  readonly #starts: number[];
+  readonly #lfStarts: number[];
+  readonly #noFinalBreak: boolean;
+  /** For each line text a chunk starts with, the lines that hold it, ascending. */
+  #positions = new Map<string, number[]>();
+
+  constructor(text: string) {
+    this.#text = text;
+    this.#lf = lfView(text).text;
+    this.#starts = lineStarts(text);
+    this.#lfStarts = lineStarts(this.#lf);
+    this.count = this.#starts.length;
+    this.#noFinalBreak = text.length > 0 && !text.endsWith('\n');
+  }
+
+  /** Line `index` (0-based) without its line break. */
+  line(index: number): string {
+    const end = index + 1 < this.count ? this.#lfStarts[index + 1]! - 1 : this.#noFinalBreak ? this.#lf.length : this.#lf.length - 1;
+    return this.#lf.slice(this.#lfStarts[index], end);
+  }
+
+  /** The first line at or after `from` whose text, trimmed, is the anchor's; -1 when none is. */
+  findAnchor(anchor: string, from: number): number {
+    const needle = anchor.trim();
+    let offset = this.#lfOffset(from);
+    while (offset <= this.#lf.length) {
+      const found = this.#lf.indexOf(needle, offset);
+      if (found === -1) return -1;
+      const line = this.#lineAt(found);
+      // An anchor only points at a place and is never replaced, so indentation does not matter.
+      if (this.line(line).trim() === needle) return line;
+      offset = this.#lfOffset(line + 1);
     }
-    const crlf = newline > start && text.charCodeAt(newline - 1) === 13;
-    lines.push(text.slice(start, crlf ? newline - 1 : newline));
-    endings.push(crlf ? '\r\n' : '\n');
-    start = newline + 1;
+    return -1;
   }
-  return { lines, endings };
-}
 
-function assemble(lines: readonly string[], endings: readonly string[], replacements: readonly Replacement[], ending: string): ChunksApplied {
-  const outLines: string[] = [];
-  const outEndings: string[] = [];
-  const changed: NumberedLines[] = [];
-  const noFinalBreak = lines.length > 0 && endings.at(-1) === '';
-  let index = 0;
-  for (const replacement of [...replacements].sort((a, b) => a.start - b.start)) {
-    for (; index < replacement.start; index += 1) {
-      outLines.push(lines[index]!);
-      outEndings.push(endings[index]!);
+  /**
+   * Notes where each of these line texts occurs, in one pass over the file, so finding every
+   * place a chunk fits (to know it fits one only) costs a look-up per chunk, not a scan of the
+   * rest of the file.
+   */
+  indexLines(texts: readonly string[]): void {
+    const wanted = new Set(texts);
+    const lengths = new Set(texts.map((text) => text.length));
+    for (const text of wanted) this.#positions.set(text, []);
+    for (let index = 0; index < this.count; index += 1) {
+      if (!lengths.has(this.#lineLength(index))) continue;
+      const text = this.line(index);
+      if (wanted.has(text)) this.#positions.get(text)!.push(index);
     }
-    const first = outLines.length + 1;
-    for (const line of replacement.added) {
-      outLines.push(line);
-      outEndings.push(ending);
+  }
+
+  /** Every line at or after `from` where `wanted` starts, line for line, exactly. */
+  findSequence(wanted: readonly string[], from: number): number[] {
+    const candidates = this.#positions.get(wanted[0]!);
+    if (candidates === undefined) return this.#scanSequence(wanted, from);
+    return candidates.filter((start) => start >= from && start + wanted.length <= this.count && wanted.every((text, offset) => this.#lineIs(start + offset, text)));
+  }
+
+  /** {@link findSequence} without an index: a scan of the LF view from `from`. */
+  #scanSequence(wanted: readonly string[], from: number): number[] {
+    const needle = wanted.join('\n');
+    const matches: number[] = [];
+    for (let found = this.#lf.indexOf(needle, this.#lfOffset(from)); found !== -1; found = this.#lf.indexOf(needle, found + 1)) {
+      const end = found + needle.length;
+      const startsLine = found === 0 || this.#lf.charCodeAt(found - 1) === 10;
+      const endsLine = end < this.#lf.length ? this.#lf.charCodeAt(end) === 10 : this.#noFinalBreak;
+      if (startsLine && endsLine) matches.push(this.#lineAt(found));
+      if (found >= this.#lf.length) break;
     }
-    const last = outLines.length;
-    changed.push(last >= first ? { first, last, lines: replacement.added } : { first: Math.max(1, first - 1), last: Math.max(1, first - 1), lines: [] });
-    index = replacement.start + replacement.removed;
+    return matches;
   }
-  for (; index < lines.length; index += 1) {
-    outLines.push(lines[index]!);
-    outEndings.push(endings[index]!);
+
+  #lineLength(index: number): number {
+    const end = index + 1 < this.count ? this.#lfStarts[index + 1]! - 1 : this.#noFinalBreak ? this.#lf.length : this.#lf.length - 1;
+    return end - this.#lfStarts[index]!;
   }
-  // Every line but the last ends with a break; the last keeps the file's choice.
-  for (let line = 0; line < outEndings.length - 1; line += 1) if (outEndings[line] === '') outEndings[line] = ending;
-  if (outEndings.length > 0) outEndings[outEndings.length - 1] = noFinalBreak ? '' : outEndings.at(-1) || ending;
-  return { text: outLines.map((line, at) => line + outEndings[at]).join(''), changed };
+
+  #lineIs(index: number, text: string): boolean {
+    return this.#lineLength(index) === text.length && this.#lf.startsWith(text, this.#lfStarts[index]);
+  }
+
+  /** The text with the replacements made (in line order, not overlapping), and where the new lines are. */
+  replace(replacements: readonly Replacement[], ending: string): ChunksApplied {
+    const parts: string[] = [];
+    const changed: NumberedLines[] = [];
+    let kept = 0;
+    let shift = 0;
+    for (const { start, removed, added } of [...replacements].sort((a, b) => a.start - b.start)) {
+      parts.push(this.#text.slice(kept, this.#offset(start)));
+      const reachesEnd = start + removed === this.count;
+      if (reachesEnd && this.#noFinalBreak && removed === 0 && this.count > 0 && added.length > 0) parts.push(ending);
+      const body = added.map((line) => line + ending).join('');
+      // A file without a final line break keeps it that way.
+      parts.push(reachesEnd && this.#noFinalBreak && added.length > 0 ? body.slice(0, -ending.length) : body);
+      if (reachesEnd && this.#noFinalBreak && added.length === 0 && removed > 0) trimFinalBreak(parts);
+      const first = start + shift + 1;
+      changed.push(added.length > 0 ? { first, last: first + added.length - 1, lines: added } : { first: Math.max(1, first - 1), last: Math.max(1, first - 1), lines: [] });
+      shift += added.length - removed;
+      kept = this.#offset(start + removed);
+    }
+    parts.push(this.#text.slice(kept));
+    return { text: parts.join(''), changed };
+  }
+
+  /** Offset in the original text where line `index` starts (the end of the text past the last line). */
+  #offset(index: number): number {
+    return index < this.count ? this.#starts[index]! : this.#text.length;
+  }
+
+  #lfOffset(index: number): number {
+    return index < this.count ? this.#lfStarts[index]! : this.#lf.length;
+  }
+
+  /** The line an LF-view offset falls in. */
+  #lineAt(offset: number): number {
+    let low = 0;
+    let high = this.count - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (this.#lfStarts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
 }
 
-function findAnchor(lines: readonly string[], anchor: string, from: number): number {
-  const wanted = anchor.trim();
-  // An anchor only points at a place and is never replaced, so indentation does not matter.
-  for (let index = from; index < lines.length; index += 1) if (lines[index]!.trim() === wanted) return index;
-  return -1;
+/** Where each line of `text` starts; none for an empty text, and no line after a final line break. */
+function lineStarts(text: string): number[] {
+  if (text.length === 0) return [];
+  const starts = [0];
+  for (let index = text.indexOf('\n'); index !== -1 && index + 1 < text.length; index = text.indexOf('\n', index + 1)) starts.push(index + 1);
+  return starts;
 }
 
-function findSequence(lines: readonly string[], wanted: readonly string[], from: number): number[] {
-  const matches: number[] = [];
-  for (let start = from; start + wanted.length <= lines.length; start += 1) {
-    if (sequenceAt(lines, wanted, start)) matches.push(start);
+/** Drops the line break that ends the text so far (the file's last line was removed, and it had none). */
+function trimFinalBreak(parts: string[]): void {
+  for (let index = parts.length - 1; index >= 0; index -= 1) {
+    const part = parts[index]!;
+    if (part === '') continue;
+    parts[index] = part.endsWith('\r\n') ? part.slice(0, -2) : part.endsWith('\n') ? part.slice(0, -1) : part;
+    return;
   }
-  return matches;
-}
-
-function sequenceAt(lines: readonly string[], wanted: readonly string[], start: number): boolean {
-  if (start < 0 || start + wanted.length > lines.length) return false;
-  for (let offset = 0; offset < wanted.length; offset += 1) if (lines[start + offset] !== wanted[offset]) return false;
-  return true;
 }
 
 function notFoundMessage(name: string, text: string, wanted: readonly string[], endOfFile: boolean, cursor: number, maxLineLength: number): string {
