@@ -18,6 +18,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'run_shell allowlist parse', load: () => import('./allowlist.js') },
   { name: 'tool specs vs deepagents', load: () => import('./specs.js') },
   { name: 'session stores withSession', load: () => import('./stores.js') },
+  { name: 'remote workspace vs local', load: () => import('./remote.js') },
 ];
 
 const words = process.argv.slice(2).filter((word) => !word.startsWith('--'));
