@@ -36,6 +36,15 @@ export function listsLocalDisk(workspace: Workspace): boolean {
   return workspace.capabilities.listsLocalDisk;
 }
 
+/**
+ * A workspace capability: runs {@link runSearch} next to its files (a remote workspace sends
+ * the request to its box, whose server calls `runSearch` on its local workspace), so a search
+ * costs one round trip, not one per file.
+ */
+export interface SearchesInPlace {
+  searchInPlace(request: SearchRequest): Promise<SearchOutcome>;
+}
+
 /** What one search is asked to do. */
 export interface SearchRequest {
   readonly options: ResolvedReadToolsOptions;
@@ -116,6 +125,9 @@ type Loaded =
  * reads through the workspace's methods, in chunks, and sends the text.
  */
 export async function runSearch(request: SearchRequest): Promise<SearchOutcome> {
+  // A workspace that searches where its files are (a remote box) runs this same search there, in one request.
+  const searcher = request.options.workspace as Partial<SearchesInPlace>;
+  if (typeof searcher.searchInPlace === 'function') return searcher.searchInPlace(request);
   const { options, mode, limit, signal } = request;
   const { workspace, maxSearchFileBytes, searchTimeoutMs, regexTimeoutMs } = options;
   const matches: FileMatch[] = [];

@@ -95,6 +95,19 @@ export interface SpawnResult {
   readonly pid: number | null;
 }
 
+/** A search, as search_files asks it: everything but the workspace, the compiled glob and the signal. */
+export interface WireSearchRequest {
+  readonly target: string;
+  readonly targetIsFile: boolean;
+  readonly pattern: { readonly source: string; readonly flags: string };
+  readonly mode: 'files' | 'lines' | 'counts';
+  readonly limit: number;
+  /** The include glob as the model wrote it; the box compiles it the way search_files does. */
+  readonly includeGlob?: string;
+  /** The reading tools' options, without the workspace (numbers, folder names, the ripgrep setting). */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
 /** A job started in the box: it outlives the connection (see `box-jobs.ts`). */
 export interface WireJob {
   readonly id: string;
@@ -142,6 +155,8 @@ export interface RemoteRequests {
   readonly 'fs/renameExclusive': [{ readonly from: string; readonly to: string }, null];
   readonly 'fs/writeFileAtomic': [{ readonly path: string; readonly data: string; readonly exclusive?: boolean; readonly mode?: number }, null];
   /** `id` is the caller's own number for the process, so output that arrives before the answer has a home. */
+  /** search_files' engine, run in the box (see `SearchesInPlace`); answered with its outcome. */
+  readonly 'files/search': [WireSearchRequest, unknown];
   readonly 'process/spawn': [SpawnParams & { readonly id: number }, SpawnResult];
   readonly 'process/stop': [{ readonly id: number; readonly signal: string }, null];
   readonly 'process/release': [{ readonly id: number }, null];

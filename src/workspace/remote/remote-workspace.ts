@@ -4,7 +4,8 @@ import { Writable } from 'node:stream';
 import type { SpawnedProcess, SpawnProcessOptions } from '../spawn-process.js';
 import { ROOT_ELSEWHERE, Workspace, type AtomicWriteOptions, type ResolvedPath, type ResolveOptions, type WorkspaceCapabilities } from '../workspace.js';
 import type { RemoteConnection } from './connection.js';
-import { OPEN_PREFETCH_BYTES, type InitializeResult, type SpawnParams, type WireJob } from './protocol.js';
+import type { SearchOutcome, SearchRequest } from '../../collections/files/search-runner.js';
+import { OPEN_PREFETCH_BYTES, type InitializeResult, type SpawnParams, type WireJob, type WireSearchRequest } from './protocol.js';
 import { RemoteProcesses } from './remote-process.js';
 import { decodeDirent, decodeStats } from './wire-values.js';
 
@@ -207,6 +208,26 @@ export class RemoteWorkspace extends Workspace {
       ...(options.exclusive === undefined ? {} : { exclusive: options.exclusive }),
       ...(options.mode === undefined ? {} : { mode: options.mode }),
     });
+  }
+
+  /**
+   * Runs search_files' engine in the box, in one request (the `SearchesInPlace` capability
+   * that `runSearch` looks for): the walk, the reads, ripgrep when the box has it, and the
+   * regular-expression worker all run next to the files. Cancelling the call cancels it there.
+   */
+  async searchInPlace(request: SearchRequest): Promise<SearchOutcome> {
+    const { workspace: _workspace, ...options } = request.options;
+    const wire: WireSearchRequest = {
+      target: request.target,
+      targetIsFile: request.targetIsFile,
+      pattern: { source: request.pattern.source, flags: request.pattern.flags },
+      mode: request.mode,
+      limit: request.limit,
+      ...(request.includeGlob === undefined ? {} : { includeGlob: request.includeGlob }),
+      options,
+    };
+    // The box stops the search at its own timeout; the request waits a little longer than that.
+    return (await this.#connection.request('files/search', wire, { signal: request.signal, timeoutMs: request.options.searchTimeoutMs + 30_000 })) as SearchOutcome;
   }
 
   override spawn(file: string, args: readonly string[], options: SpawnProcessOptions): SpawnedProcess {

@@ -1,7 +1,10 @@
 import type { FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, ResponseError } from 'vscode-jsonrpc/node';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, ResponseError, type CancellationToken } from 'vscode-jsonrpc/node';
+import { compileGlob, globForWorker } from '../../collections/files/find-files.js';
+import { validateReadToolsOptions, type ReadToolsOptions } from '../../collections/files/read-tools.js';
+import { runSearch } from '../../collections/files/search-runner.js';
 import { bwrapArguments, findExecutable } from '../../collections/shell/sandbox.js';
 import type { SpawnedProcess } from '../spawn-process.js';
 import { Workspace } from '../workspace.js';
@@ -64,11 +67,11 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
   let nextId = 1;
   let initialized = false;
 
-  const on = <M extends keyof RemoteRequests>(method: M, handler: (params: RemoteRequests[M][0]) => Promise<RemoteRequests[M][1]>) => {
-    connection.onRequest(method, async (params: RemoteRequests[M][0]) => {
+  const on = <M extends keyof RemoteRequests>(method: M, handler: (params: RemoteRequests[M][0], token: CancellationToken) => Promise<RemoteRequests[M][1]>) => {
+    connection.onRequest(method, async (params: RemoteRequests[M][0], token: CancellationToken) => {
       if (!initialized && method !== 'initialize') throw new ResponseError(RemoteErrorCode.failed, 'The handshake (initialize) must come first.');
       try {
-        return await handler(params);
+        return await handler(params, token);
       } catch (error) {
         throw encodeError(error);
       }
@@ -196,6 +199,25 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
       ...(mode === undefined ? {} : { mode }),
     });
     return null;
+  });
+
+  on('files/search', async (params, token) => {
+    const controller = new AbortController();
+    token.onCancellationRequested(() => controller.abort());
+    const options = validateReadToolsOptions({ ...(params.options as Omit<ReadToolsOptions, 'workspace'>), workspace });
+    const include = params.includeGlob === undefined ? undefined : compileGlob(params.includeGlob, 'include');
+    return runSearch({
+      options,
+      target: await jailed(params.target),
+      targetIsFile: params.targetIsFile,
+      pattern: params.pattern,
+      mode: params.mode,
+      limit: params.limit,
+      include,
+      includePattern: params.includeGlob === undefined ? undefined : globForWorker(params.includeGlob),
+      includeGlob: params.includeGlob,
+      signal: controller.signal,
+    });
   });
 
   const sandboxed = async (params: SpawnParams): Promise<SpawnParams> => {
