@@ -97,6 +97,8 @@ class PostgresBackend implements SessionStoreBackend {
   #ready: Promise<void> | undefined;
   #sweptAt = 0;
   #listener: Promise<pg.PoolClient> | undefined;
+  /** Hands the listening connection back once, whichever of an error and close() comes first. */
+  #releaseListener: ((error?: Error | boolean) => void) | undefined;
   readonly #waiters = new Map<string, Set<() => void>>();
 
   constructor(pool: pg.Pool, ownsPool: boolean, table: string) {
@@ -282,6 +284,13 @@ class PostgresBackend implements SessionStoreBackend {
 
   async #listen(): Promise<pg.PoolClient> {
     const client = await this.#pool.connect();
+    let released = false;
+    const release = (error?: Error | boolean) => {
+      if (released) return;
+      released = true;
+      client.release(error);
+    };
+    this.#releaseListener = release;
     client.on('notification', (message) => {
       if (message.channel !== this.#channel || message.payload === undefined) return;
       for (const waiter of this.#waiters.get(message.payload) ?? []) waiter();
@@ -290,7 +299,7 @@ class PostgresBackend implements SessionStoreBackend {
       // The connection dropped: hand it back to be destroyed (or pool.end() would wait for it), wake everyone
       // (they retry, and fall back on their timers) and listen again next time.
       this.#listener = undefined;
-      client.release(error);
+      release(error);
       for (const waiters of this.#waiters.values()) for (const waiter of waiters) waiter();
     });
     await client.query(`LISTEN "${this.#channel}"`);
@@ -298,8 +307,8 @@ class PostgresBackend implements SessionStoreBackend {
   }
 
   async close(): Promise<void> {
-    const listener = await this.#listener?.catch(() => undefined);
-    listener?.release(true);
+    await this.#listener?.catch(() => undefined);
+    this.#releaseListener?.(true);
     this.#listener = undefined;
     if (this.#ownsPool) await this.#pool.end();
   }
