@@ -77,6 +77,8 @@ export function createBashTool(runShell: ToolDefinition<any>): ToolDefinition<ty
     name: BASH_NAME,
     description: 'Runs a bash command in the workspace, each call in a fresh process that starts in the workspace root.',
     kind: 'execute',
+    // Commands stream their output as run_shell's do.
+    reportsProgress: runShell.reportsProgress === true,
     kindOf: (input): ToolKind => (input.restart === true && input.command === undefined ? 'other' : 'execute'),
     input: bashInput,
     async checkPolicy(input, { session }) {

@@ -45,6 +45,8 @@ export function createOpenAIShellTool(runShell: ToolDefinition<any>): ToolDefini
     name: OPENAI_SHELL_NAME,
     description: 'Runs shell commands in the workspace, one after another, each in a fresh process that starts in the workspace root.',
     kind: 'execute',
+    // Commands stream their output as run_shell's do.
+    reportsProgress: runShell.reportsProgress === true,
     input: shellInput,
     async checkPolicy(input, { session }) {
       for (const [index, route] of routes(input).entries()) {
