@@ -113,6 +113,9 @@ function validateOptions(options: ToOpenAIOptions<OpenAIApi, boolean>): OpenAIAp
   if (options.native !== undefined && typeof options.native !== 'boolean') {
     throw new TypeError(`Expected the \`native\` option to be a boolean, got \`${String(options.native)}\` (${typeof options.native}).`);
   }
+  if (options.native === true && options.background?.includes('run_shell')) {
+    throw new TypeError("The `native` option offers run_shell as the Responses API's shell tool, which has no background jobs: leave `run_shell` out of `background`, or leave `native` out.");
+  }
   if (options.native === true && options.api !== 'responses') {
     throw new TypeError("The `native` option offers the Responses API's own apply_patch and shell tools, which Chat Completions does not have: use `api: 'responses'` with it, or leave `native` out.");
   }

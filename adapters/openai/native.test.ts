@@ -106,5 +106,6 @@ describe("toOpenAI({ api: 'responses', native: true }) with the real openai clie
       { type: 'shell_call_output', call_id: 'call_1', max_output_length: null, output: [{ stdout: '', stderr: 'Error: Action denied by the user: shell was not run. Do not retry the same call; ask or change approach.', outcome: { type: 'exit', exit_code: 1 } }] },
     ]);
     expect(() => toOpenAI([createShellTools({ workspace })], { api: 'chat', native: true })).toThrow("use `api: 'responses'` with it");
+    expect(() => toOpenAI([createShellTools({ workspace })], { api: 'responses', native: true, background: ['run_shell'] })).toThrow('leave `run_shell` out of `background`');
   });
 });
