@@ -143,6 +143,18 @@ describe('apply_patch', () => {
     expect(await text('exists.txt')).toBe('keep\n');
   });
 
+  it('puts back what it wrote when a later write fails (a file stands where a new file needs a folder)', async () => {
+    await put('a.txt', 'a\n');
+    await put('blocker', 'I am a file\n');
+    await read('a.txt');
+    const result = await run('apply_patch', patch('*** Update File: a.txt', '-a', '+b', '*** Add File: blocker/new.txt', '+n'));
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain('Writing `blocker/new.txt` failed');
+    expect(result.text).toContain('The files the patch had already changed were put back, so nothing was changed.');
+    expect(await text('a.txt')).toBe('a\n');
+    expect(await text('blocker')).toBe('I am a file\n');
+  });
+
   it('refuses to update a file the session has not read, or one that changed since', async () => {
     await put('a.txt', 'a\n');
     const unread = await run('apply_patch', patch('*** Update File: a.txt', '-a', '+b'));
