@@ -197,6 +197,9 @@ export function sessionStoreContract(name: string, skip: string | undefined, set
         })
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(SessionLeaseLostError);
+      expect((error as Error).message).toBe(
+        `The turn lost its lease on session ${JSON.stringify(id)} in ${store.description} (it expired or another turn took it), so its changes were not saved and the stored version stays. Run the turn again.`,
+      );
       expect(await store.load(id)).toBeUndefined();
     });
 
@@ -226,7 +229,10 @@ export function sessionStoreContract(name: string, skip: string | undefined, set
       await addTask(copyB, 'conflicting');
       const error = await open().save(copyB).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(SessionVersionError);
-      expect(error).toMatchObject({ id, expectedVersion: 1, storedVersion: 2 });
+      expect(error).toMatchObject({ name: 'SessionVersionError', id, expectedVersion: 1, storedVersion: 2 });
+      expect((error as Error).message).toBe(
+        `Session ${JSON.stringify(id)} changed in the store since this copy was loaded (version 2 is stored, this copy is version 1), so it was not saved. Load it again, redo the change and save that, or use withSession, which does this one turn at a time.`,
+      );
       expect(await subjects(await store.load(id))).toEqual(['one', 'two']);
       expect(await store.save(createSession({ id })).catch((caught: unknown) => caught)).toBeInstanceOf(SessionVersionError);
     });
@@ -273,7 +279,8 @@ export function sessionStoreContract(name: string, skip: string | undefined, set
       try {
         expect(error).toBeInstanceOf(SessionStoreError);
         expect((error as SessionStoreError).message).toMatch(target.namePattern);
-        expect((error as SessionStoreError).message).toContain(`save session ${JSON.stringify(id)}`);
+        expect((error as SessionStoreError).message).toMatch(new RegExp(`^The .+ failed to save session ${JSON.stringify(id)}: .+`));
+        expect(error).toMatchObject({ name: 'SessionStoreError', operation: 'save', id, store: store.description });
         expect(Date.now() - began).toBeLessThan(10_000);
       } finally {
         await target.bringUp();
