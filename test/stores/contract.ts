@@ -255,10 +255,11 @@ export function sessionStoreContract(name: string, skip: string | undefined, set
 
     it('keeps a long turn’s lease by renewing it', async () => {
       const id = `long-${randomUUID()}`;
-      const store = open({ leaseMs: 200 });
+      const store = open({ leaseMs: 600 });
       const other = open();
       const busy = await store.withSession(id, async (session) => {
-        await new Promise((resolve) => setTimeout(resolve, 600));
+        // Three leases long: only renewal keeps it.
+        await new Promise((resolve) => setTimeout(resolve, 1_800));
         const refused = await other.withSession(id, () => undefined, { waitMs: 0 }).catch((caught: unknown) => caught);
         await addTask(session, 'long');
         return refused;
