@@ -93,7 +93,7 @@ describe('npm run demo (offline): what the person sees', () => {
     ]);
     expectNoModelText(output);
     expect(existsSync(sampleProject(output)), 'the temp folder is left behind').toBe(false);
-  }, 60_000);
+  }, 120_000);
 
   it('deny with Enter: nothing changes, the agent says so in its own words, and no undo is offered', async () => {
     const { output, code } = await runDemo([''], { args: ['--keep'] });
@@ -111,7 +111,7 @@ describe('npm run demo (offline): what the person sees', () => {
     const folder = sampleProject(output);
     expect(await readFile(path.join(folder, 'src/math.js'), 'utf8')).toBe(BUGGY_MATH);
     await rm(folder, { recursive: true, force: true });
-  }, 60_000);
+  }, 120_000);
 
   it('approve the edit, deny the tests with a reason, no undo: the reason reaches the agent, the fix stays', async () => {
     const { output, code } = await runDemo(['y', 'not now, the CI is busy', 'n'], { args: ['--keep'] });
@@ -131,7 +131,7 @@ describe('npm run demo (offline): what the person sees', () => {
     const folder = sampleProject(output);
     expect(await readFile(path.join(folder, 'src/math.js'), 'utf8')).toBe(BUGGY_MATH.replace('a - b', 'a + b'));
     await rm(folder, { recursive: true, force: true });
-  }, 60_000);
+  }, 120_000);
 
   it('always: each answer is confirmed to the person, the run goes on, Enter keeps the changes', async () => {
     const { output, code } = await runDemo(['a', 'a', '']);
@@ -141,17 +141,17 @@ describe('npm run demo (offline): what the person sees', () => {
     expectInOrder(output, [...START, `a\n  ${allowed}`, '← Edited `src/math.js`', '⚠ Run: node --test', `a\n  ${allowed}`, 'the tests pass.', "Undo the agent's changes to src/math.js?"]);
     expect(output).not.toContain('Undone');
     expectNoModelText(output);
-  }, 60_000);
+  }, 120_000);
 
   it('takes piped answers without end (`yes y | npm run demo`) and exits when done', async () => {
     const script = `yes y | ${JSON.stringify(process.execPath)} --import tsx examples/demo/index.ts`;
     const env: Record<string, string | undefined> = { ...process.env };
     delete env.OPENAI_API_KEY;
     delete env.OPENAI_BASE_URL;
-    const { stdout } = await run('bash', ['-c', script], { cwd: repository, env, timeout: 60_000, maxBuffer: 10_000_000 });
+    const { stdout } = await run('bash', ['-c', script], { cwd: repository, env, timeout: 110_000, maxBuffer: 10_000_000 });
     expectInOrder(stdout, ['the tests pass.', 'Undone:', 'The sample project was removed']);
     expect(stdout).not.toContain('RangeError');
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('npm run demo with OPENAI_BASE_URL (an OpenAI-compatible server)', () => {
@@ -210,5 +210,5 @@ describe('npm run demo with OPENAI_BASE_URL (an OpenAI-compatible server)', () =
       server.close();
       await rm(folder, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 });
