@@ -34,7 +34,8 @@ export function anthropicDriver(approvals: Driver['approvals']): Driver {
         for (let step = 0; step <= run.turns.length; step++) {
           const context = await belt.contextBlock();
           const last = messages.at(-1)!;
-          const request = context === null ? messages : [...messages.slice(0, -1), { ...last, content: [...(last.content as Anthropic.ContentBlockParam[]), context] }];
+          const withContext: Anthropic.MessageParam = { role: 'user', content: [...(last.content as Anthropic.ContentBlockParam[]), ...(context === null ? [] : [context])] };
+          const request = [...messages.slice(0, -1), withContext];
           const reply = await client.messages.create({ model: 'scripted', max_tokens: 1024, system: belt.instructions, messages: request, tools: belt.tools });
           messages.push({ role: 'assistant', content: reply.content });
           if (reply.stop_reason !== 'tool_use') break;
