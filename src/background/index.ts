@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { defineTool, type ToolCollection, type ToolDefinition } from '../tool.js';
+import { defineTool, type ToolCollection, type ToolDefinition, type ToolOutput } from '../tool.js';
 import { RUN_IN_BACKGROUND_DESCRIPTION } from './descriptions.js';
+import type { Session } from '../session.js';
+import { boxJobHostOf, boxJobName, type BoxJobHost } from './box-jobs.js';
 import { JobRegistry } from './job-registry.js';
 import { createJobTools } from './job-tools.js';
 import { startedJobOutput } from './output-schemas.js';
@@ -49,6 +51,7 @@ export function withBackground(collections: readonly ToolCollection[], options: 
   if (names.length === 0) return [...collections];
 
   const found = new Set<string>();
+  let boxHost: BoxJobHost | undefined;
   const wrapped = collections.map((collection) => {
     if (!collection.tools.some((tool) => names.includes(tool.name))) return collection;
     return {
@@ -61,6 +64,7 @@ export function withBackground(collections: readonly ToolCollection[], options: 
           );
         }
         found.add(tool.name);
+        boxHost ??= boxJobHostOf(tool);
         return backgroundable(tool, { maxRuntimeMs, maxOutputCharacters });
       }),
     };
@@ -73,7 +77,7 @@ export function withBackground(collections: readonly ToolCollection[], options: 
         (known.length === 0 ? '.' : `; tools that can run in the background: ${known.join(', ')}.`),
     );
   }
-  return [...wrapped, createJobTools({ maxRuntimeMs })];
+  return [...wrapped, createJobTools({ maxRuntimeMs, maxOutputCharacters, ...(boxHost === undefined ? {} : { boxHost }) })];
 }
 
 /** The tool with `run_in_background` added; everything else is handed the input without it. */
@@ -111,6 +115,8 @@ function backgroundable(tool: ToolDefinition<any>, limits: { maxRuntimeMs: numbe
         return { text: `This conversation's session is closed, so no background job was started for ${tool.name}.`, isError: true };
       }
       const label = shorten(typeof rest.command === 'string' ? rest.command : (describeCall?.(rest) ?? `${tool.name} ${JSON.stringify(rest)}`));
+      const host = boxJobHostOf(tool);
+      if (host !== undefined) return startInBox(host, rest, label, limits.maxRuntimeMs, context.session);
       const job = JobRegistry.of(context.session).start({ tool, input: rest, label, ...limits });
       return {
         text:
@@ -120,6 +126,23 @@ function backgroundable(tool: ToolDefinition<any>, limits: { maxRuntimeMs: numbe
       };
     },
   });
+}
+
+/**
+ * Starts the job in the remote workspace's box, where it outlives this process; the session
+ * keeps only how far the model has read (see `box-jobs.ts`).
+ */
+async function startInBox(host: BoxJobHost, input: Record<string, unknown>, label: string, maxRuntimeMs: number, session: Session): Promise<ToolOutput> {
+  const prepared = await host.prepare(input);
+  if ('refusal' in prepared) return { text: prepared.refusal, isError: true };
+  const job = await host.jobs.start(session.id, { label, spawn: prepared.spawn, maxRuntimeMs });
+  const name = boxJobName(job);
+  return {
+    text:
+      `Started job ${name} (${label}) in the background, in the workspace's box: it keeps running after this turn. Read its output with job_output { "job_id": "${name}" }, ` +
+      'stop it with job_stop; you will be told when it finishes.',
+    data: { jobId: name },
+  };
 }
 
 /** Labels longer than this are cut: they appear in every listing and announcement. */
@@ -147,5 +170,7 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
 }
 
 export { JobRegistry, Job } from './job-registry.js';
+export { setBoxJobHost } from './box-jobs.js';
+export type { BoxJobHost } from './box-jobs.js';
 export type { JobStatus } from './job-registry.js';
 export type { JobSummary } from './job-tools.js';

@@ -9,6 +9,7 @@ import {
   JOBS_INSTRUCTIONS,
   TAIL_DESCRIPTION,
 } from './descriptions.js';
+import { announceBoxJobs, listBoxJobs, readBoxJob, stopBoxJob, type BoxJobHost } from './box-jobs.js';
 import { formatDuration } from './duration.js';
 import { JobRegistry, type Job } from './job-registry.js';
 import { jobListOutput, jobSummaryOutput } from './output-schemas.js';
@@ -29,7 +30,9 @@ export interface JobSummary {
  * The `jobs` collection: `job_output`, `job_stop` and `job_list`, and a `context` that
  * announces each finished job once. Made by {@link withBackground}.
  */
-export function createJobTools(options: { maxRuntimeMs: number }): ToolCollection {
+export function createJobTools(options: { maxRuntimeMs: number; maxOutputCharacters?: number; boxHost?: BoxJobHost }): ToolCollection {
+  const { boxHost } = options;
+  const boxOutputCharacters = options.maxOutputCharacters ?? 30_000;
   const jobIdField = z.string().describe(JOB_ID_DESCRIPTION);
 
   const jobOutput = defineTool({
@@ -41,7 +44,10 @@ export function createJobTools(options: { maxRuntimeMs: number }): ToolCollectio
       job_id: jobIdField,
       tail: z.number().int().min(1).max(MAX_TAIL_LINES).optional().describe(TAIL_DESCRIPTION),
     }),
-    execute: ({ job_id, tail }, { session }) => {
+    execute: async ({ job_id, tail }, { session }) => {
+      // A job in a remote workspace's box (`b1`): read there, from where the session last read.
+      const inBox = boxHost === undefined ? undefined : await readBoxJob(boxHost, session, job_id, boxOutputCharacters);
+      if (inBox !== undefined) return inBox;
       const job = JobRegistry.of(session).get(job_id);
       if (job === undefined) return unknownJob(job_id, session);
       if (tail !== undefined) {
@@ -64,6 +70,8 @@ export function createJobTools(options: { maxRuntimeMs: number }): ToolCollectio
     output: jobSummaryOutput,
     input: z.object({ job_id: jobIdField }),
     execute: async ({ job_id }, { session }) => {
+      const inBox = boxHost === undefined ? undefined : await stopBoxJob(boxHost, session, job_id);
+      if (inBox !== undefined) return inBox;
       const job = JobRegistry.of(session).get(job_id);
       if (job === undefined) return unknownJob(job_id, session);
       if (job.status !== 'running') {
@@ -83,11 +91,13 @@ export function createJobTools(options: { maxRuntimeMs: number }): ToolCollectio
     kind: 'read',
     output: jobListOutput,
     input: z.object({}),
-    execute: (_input, { session }) => {
+    execute: async (_input, { session }) => {
       const jobs = JobRegistry.of(session).list();
-      if (jobs.length === 0) return { text: 'No background jobs in this conversation.', data: { jobs: [] } };
-      const lines = jobs.map((job) => `job ${job.id}: ${job.label} — ${status(job, options.maxRuntimeMs)}`);
-      return { text: lines.join('\n'), data: { jobs: jobs.map((job) => summary(job, options.maxRuntimeMs)) } };
+      // Jobs in the box were maybe started by another process: the box is asked, not the session.
+      const inBox = boxHost === undefined ? { lines: [], summaries: [] } : await listBoxJobs(boxHost, session);
+      if (jobs.length === 0 && inBox.lines.length === 0) return { text: 'No background jobs in this conversation.', data: { jobs: [] } };
+      const lines = [...jobs.map((job) => `job ${job.id}: ${job.label} — ${status(job, options.maxRuntimeMs)}`), ...inBox.lines];
+      return { text: lines.join('\n'), data: { jobs: [...jobs.map((job) => summary(job, options.maxRuntimeMs)), ...inBox.summaries] } };
     },
   });
 
@@ -95,17 +105,24 @@ export function createJobTools(options: { maxRuntimeMs: number }): ToolCollectio
     name: 'jobs',
     tools: [jobOutput, jobStop, jobList],
     instructions: JOBS_INSTRUCTIONS,
-    context(session) {
-      const registry = JobRegistry.of(session);
-      const lines: string[] = [];
-      for (const job of registry.list()) {
-        if (job.status === 'running' || job.endSeen) continue;
-        job.endSeen = true;
-        lines.push(`job ${job.id} (${job.label}) ${status(job, options.maxRuntimeMs)}; read it with job_output.`);
-      }
-      return lines.length === 0 ? undefined : `Background jobs that finished:\n${lines.join('\n')}`;
-    },
+    // Synchronous unless a box must be asked (the session's own jobs are in memory).
+    context: boxHost === undefined
+      ? (session: Session) => announce(session, [])
+      : async (session: Session) => announce(session, await announceBoxJobs(boxHost, session).catch(() => [])),
   };
+
+  /** Each finished job once: the session's own, then `fromBox` (already marked as seen). */
+  function announce(session: Session, fromBox: readonly string[]): string | undefined {
+    const registry = JobRegistry.of(session);
+    const lines: string[] = [];
+    for (const job of registry.list()) {
+      if (job.status === 'running' || job.endSeen) continue;
+      job.endSeen = true;
+      lines.push(`job ${job.id} (${job.label}) ${status(job, options.maxRuntimeMs)}; read it with job_output.`);
+    }
+    lines.push(...fromBox);
+    return lines.length === 0 ? undefined : `Background jobs that finished:\n${lines.join('\n')}`;
+  }
 }
 
 /** `exited 0 after 41 s`, `running for 12 s`, `was stopped after 3 s`. */

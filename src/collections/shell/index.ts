@@ -12,6 +12,7 @@ import {
   timeoutSecondsDescription,
   WORKING_DIRECTORY_DESCRIPTION,
 } from './descriptions.js';
+import { setBoxJobHost, type BoxJobHost } from '../../background/box-jobs.js';
 import { buildEnvironment } from './environment.js';
 import { formatShellResult } from './format.js';
 import { resolveShellOptions, type ShellConfig, type ShellToolsOptions } from './options.js';
@@ -73,7 +74,7 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
   });
   type Input = z.output<typeof input>;
 
-  return defineTool({
+  const tool = defineTool({
     name: 'run_shell',
     description: runShellDescription({
       shellName,
@@ -127,14 +128,7 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
       }
       if (onlyChangesDirectory(command)) notes.push(CD_ONLY_NOTE);
 
-      const script = config.separateStreams ? command : `exec 2>&1; ${command}`;
-      const [file, ...args] = [
-        ...config.launcher,
-        ...(config.sandbox === undefined ? [] : [...config.sandbox.command, '--chdir', directory.absolute, '--']),
-        config.shell,
-        '-c',
-        script,
-      ];
+      const [file, ...args] = shellCommand(config, command, directory.absolute, config.separateStreams);
       const maxOutput = config.maxOutputCharacters;
       const outcome = await runCommand({
         workspace: config.workspace,
@@ -162,6 +156,35 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
       });
     },
   });
+  // A workspace whose box keeps jobs (a remote one): run_shell in the background runs there,
+  // outliving this process, with the same policy and folder checks as a call in the foreground.
+  const jobs = (config.workspace as { jobs?: BoxJobHost['jobs'] }).jobs;
+  if (jobs !== undefined) {
+    setBoxJobHost(tool, {
+      jobs,
+      async prepare(value) {
+        const { command, working_directory } = value as Input;
+        const refusal = await checkCommand(command, policy);
+        if (refusal !== undefined) return { refusal };
+        const directory = await config.workspace.resolveDirectory(working_directory ?? '.');
+        const [file, ...args] = shellCommand(config, command, directory.absolute, false);
+        return { spawn: { file: file!, args, cwd: directory.absolute, env: environmentFor(config) } };
+      },
+    });
+  }
+  return tool;
+}
+
+/** The program and arguments that run `command`: launcher, sandbox, then the shell. */
+function shellCommand(config: ShellConfig, command: string, directory: string, separateStreams: boolean): string[] {
+  const script = separateStreams ? command : `exec 2>&1; ${command}`;
+  return [
+    ...config.launcher,
+    ...(config.sandbox === undefined ? [] : [...config.sandbox.command, '--chdir', directory, '--']),
+    config.shell,
+    '-c',
+    script,
+  ];
 }
 
 /** setTimeout's ceiling (about 24.8 days): "no timeout of its own". */
