@@ -126,6 +126,13 @@ describe('toAiSdk native: apply_patch and shell through the real @ai-sdk/openai'
     await expect(fs.stat(path.join(base, 'escape.txt'))).rejects.toThrow();
   });
 
+  it("passes the text editor's maxCharacters to the provider, which sends it as max_characters", async () => {
+    const { fetch, bodies } = scriptedFetch([claudeReply([{ type: 'text', text: 'Done.' }])]);
+    const belt = toAiSdk([createFileTools({ workspace })], { session: createSession(), native: { anthropic: anthropicProvider.tools, maxCharacters: 4_000 } });
+    await generateText({ model: createAnthropic({ apiKey: 'test-key', fetch })('claude-sonnet-4-5'), tools: belt.tools, prompt: 'Hi.' });
+    expect((bodies[0].tools as any[]).find((tool) => tool.name === 'str_replace_based_edit_tool')).toMatchObject({ type: 'text_editor_20250728', max_characters: 4_000 });
+  });
+
   it('refuses a native option that names no provider, or both', () => {
     const files = createFileTools({ workspace });
     expect(() => toAiSdk([files], { session: createSession(), native: {} as never })).toThrow('Expected the `native` option to name one provider\'s tool factories');
