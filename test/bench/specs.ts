@@ -93,6 +93,8 @@ export async function run(): Promise<void> {
     console.log();
     printTotals(ours, theirs);
     recordSummary(ours, theirs);
+    console.log();
+    recordDefaultBudget(ours, defaultToolNames(new Workspace(root)));
   } finally {
     await rm(root, { recursive: true, force: true });
   }
@@ -316,3 +318,31 @@ function recordComparison(label: string, ourSize: Size, theirSize: Size, hasTarg
     verdict: hasTarget ? verdict(tokenRatio, 1) : `larger by ${(ourSize.tokens - theirSize.tokens).toLocaleString('en-US')} tok`,
   });
 }
+
+/** Characters the default files and shell tools may take through any adapter. */
+const DEFAULT_TOOLS_BUDGET = 8_000;
+
+/** The tools `createFileTools` and `createShellTools` give with their default settings. */
+function defaultToolNames(workspace: Workspace): string[] {
+  return [createFileTools({ workspace }), createShellTools({ workspace })].flatMap((collection) => collection.tools.map((tool) => tool.name));
+}
+
+/** The default files and shell tools' total size through each adapter, against the budget. */
+function recordDefaultBudget(ours: Record<Adapter, Map<string, Size>>, names: readonly string[]): void {
+  const rows = ADAPTERS.map((adapter) => {
+    const total = sum(names.map((name) => ours[adapter].get(name)));
+    record({
+      suite: 'specs',
+      case: `default files + shell tools (${names.length}), ${adapter}`,
+      ours: `${total.chars.toLocaleString('en-US')} chars`,
+      reference: '-',
+      ratio: '-',
+      target: `≤ ${DEFAULT_TOOLS_BUDGET.toLocaleString('en-US')} chars`,
+      verdict: verdict(total.chars, DEFAULT_TOOLS_BUDGET),
+    });
+    return [adapter, cell(total)];
+  });
+  printTable([[`default files + shell tools (${names.join(', ')}) (chars / tokens)`, 'total'], ...rows]);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

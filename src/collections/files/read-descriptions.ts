@@ -3,35 +3,35 @@
  * and the collection's instructions. Kept apart from the code so it can be reviewed as prose.
  */
 
-export const LIST_DIRECTORY_DESCRIPTION = `List the direct entries of one folder, folders first, files with their size; symbolic links are shown, not followed. Not recursive: use find_files to look deeper. A long listing is cut and says how many entries were left out.`;
+export const LIST_DIRECTORY_DESCRIPTION = `List one folder's direct entries, files with sizes; symbolic links shown, not followed. Use find_files to look deeper. A long listing is cut, saying how many entries were left out.`;
 
-export const FIND_FILES_DESCRIPTION = `Find files by name with a glob pattern, most recently modified first. Returns at most {maxResults} paths and says how many more matched. Does not enter {skipped} unless path starts inside one; never follows symbolic links.`;
+export const FIND_FILES_DESCRIPTION = `Find files by glob, newest first. Returns at most {maxResults} paths and counts the rest. Skips {skipped} unless path starts inside one; never follows symbolic links.`;
 
-export const SEARCH_FILES_DESCRIPTION = `Search file contents with a JavaScript regular expression, one line at a time (never across lines), in path order. Escape regex characters to match them literally: \`foo\\(\`, \`a\\.b\`. Binary and non-UTF-8 files and files over {maxFileSize} are counted, not searched, and the reply says so. Does not enter {skipped} unless path starts inside one; never follows symbolic links. A pattern that takes too long on one line is stopped with a message; simplify it.`;
+export const SEARCH_FILES_DESCRIPTION = `Search file contents with a JavaScript regular expression, line by line (never across lines). Escape regex characters to match them literally (\`a\\.b\`). Binary and non-UTF-8 files and files over {maxFileSize} are counted, not searched. Skips {skipped} unless path starts inside one; never follows symbolic links. A pattern too slow on one line is stopped with a message: simplify it.`;
 
-export const READ_FILE_DESCRIPTION = `Read a text file as numbered lines (\`N: text\`). Give start_line and end_line to read part of a large file. A reply holds at most {maxCharacters} characters: when more follows, the first line of the reply says so and gives the exact start_line to continue with. Lines over {maxLineLength} characters are cut, with a marker saying how much was left out. Binary and non-UTF-8 files are not shown: the reply says what the file is. Files in .toolbelt/ (saved shell output) can be read too.`;
+export const READ_FILE_DESCRIPTION = `Read a text file as numbered lines (\`N: text\`); start_line and end_line read part of it. A reply holds at most {maxCharacters} characters; when more follows, its first line gives the start_line to continue with. Lines over {maxLineLength} characters are cut with a marker. Binary and non-UTF-8 files are described, not shown. .toolbelt/ (saved shell output) is readable.`;
 
 export const PATH_FIELD = {
-  listDirectory: 'Folder relative to the workspace root; omit for the root.',
-  findFiles: 'Folder to search, relative to the workspace root; omit for all of it.',
-  searchFiles: 'Folder or file to search, relative to the workspace root; omit for all of it.',
-  readFile: 'File to read, relative to the workspace root (e.g. "src/index.ts").',
+  listDirectory: 'Folder; omit for the workspace root.',
+  findFiles: 'Folder to search; omit for the whole workspace.',
+  searchFiles: 'Folder or file to search; omit for the whole workspace.',
+  readFile: 'File path relative to the workspace root, e.g. "src/index.ts".',
 } as const;
 
 export const FIND_PATTERN_FIELD =
-  'Glob with *, **, ?, [abc], {a,b}. Without "/" it matches names at any depth ("*.ts"); with "/", paths relative to the searched folder ("src/**/*.ts").';
+  'Glob (*, **, ?, [abc], {a,b}). Without "/" it matches names at any depth ("*.ts"); with "/", paths from the searched folder ("src/**/*.ts").';
 
 export const SEARCH_FIELDS = {
-  pattern: 'Regular expression, e.g. "function\\s+load" or "TODO|FIXME".',
-  include: 'Only files whose name matches this glob ("*.{ts,tsx}"), or whose path relative to the searched folder does when it has "/" ("src/**/*.ts").',
-  mode: '"files" (default): matching files. "lines": matching lines as `N: text`, N ready for read_file\'s start_line. "counts": matching lines per file.',
+  pattern: 'Regular expression, e.g. "TODO|FIXME".',
+  include: 'Glob of files to search: names ("*.ts"), or paths from the searched folder if it has "/".',
+  mode: '"files" (default), "lines" (`N: text`, N ready for read_file\'s start_line) or "counts" (matches per file).',
   ignoreCase: 'Ignore case. Default false.',
-  limit: 'Most files ("files", "counts") or lines ("lines") returned. Default 100, at most 1000.',
+  limit: 'Most files (or lines, in "lines" mode) returned. Default 100, at most 1000.',
 } as const;
 
 export const READ_FIELDS = {
   startLine: 'First line, 1-based. Default 1.',
-  endLine: 'Last line, inclusive. Default: as many as fit in one reply.',
+  endLine: 'Last line, inclusive; default: as many as fit.',
 } as const;
 
 /** The collection's instructions for the system prompt. */

@@ -55,7 +55,7 @@ describe('createReadOnlyFileTools', () => {
   it('states a field rule once, in the field, since every adapter sends both texts on every call', () => {
     const [, find, search] = createReadTools({ workspace });
     const fields = (tool: typeof find) => (z.toJSONSchema(tool!.input) as { properties: Record<string, { description: string }> }).properties;
-    expect(fields(find).pattern.description).toContain('Glob with *, **, ?, [abc], {a,b}. Without "/" it matches names at any depth');
+    expect(fields(find).pattern.description).toContain('Glob (*, **, ?, [abc], {a,b}). Without "/" it matches names at any depth');
     expect(find!.description).not.toContain('[abc]');
     expect(fields(search).limit.description).toContain('Default 100, at most 1000.');
     expect(fields(search).mode.description).toContain("N ready for read_file's start_line");

@@ -15,13 +15,12 @@ export interface ShellDescriptionSettings {
 /** The description of `run_shell`. */
 export function runShellDescription(settings: ShellDescriptionSettings): string {
   const parts = [
-    `Runs one command with ${settings.shellName} in a fresh process and returns its exit code and output ` +
+    `Runs one ${settings.shellName} command in a fresh process; returns its exit code and output ` +
       (settings.separateStreams ? '(stdout and stderr apart).' : '(stdout and stderr merged in order).'),
-    'Each call starts in the workspace root and nothing carries over (cd, variables): use working_directory.',
-    'There is no terminal and no input, so prompts fail: pass flags such as --yes.',
-    `A command is stopped, with everything it started, after ${settings.timeoutSeconds} s unless timeout_seconds says otherwise (at most ${settings.maxTimeoutSeconds} s).`,
+    'Each call starts in the workspace root; nothing carries over (cd, variables): use working_directory.',
+    'No terminal and no input, so prompts fail: pass flags such as --yes.',
+    'It is stopped, with everything it started, when timeout_seconds runs out.',
     `A reply over ${settings.maxOutputCharacters.toLocaleString('en-US')} characters is cut in the middle; the whole output is saved to a file the reply names.`,
-    'Prefer the file tools, when you have them, to read, search and edit files.',
   ];
   if (settings.allow !== undefined) {
     parts.push(
@@ -37,15 +36,15 @@ export function runShellDescription(settings: ShellDescriptionSettings): string 
 }
 
 /** `command` field. */
-export const COMMAND_DESCRIPTION = 'The command line, e.g. `npm test`.';
+export const COMMAND_DESCRIPTION = 'Command line, e.g. `npm test`.';
 /** `working_directory` field. */
-export const WORKING_DIRECTORY_DESCRIPTION = 'Existing folder to run in, relative to the workspace root (default: the root).';
+export const WORKING_DIRECTORY_DESCRIPTION = 'Folder to run in (default: the workspace root).';
 /** `timeout_seconds` field. */
 export function timeoutSecondsDescription(timeoutSeconds: number, maxTimeoutSeconds: number): string {
-  return `Seconds before the command is stopped, 1 to ${maxTimeoutSeconds} (default ${timeoutSeconds}). Raise it for long builds and tests.`;
+  return `Seconds before it is stopped, 1 to ${maxTimeoutSeconds} (default ${timeoutSeconds}).`;
 }
 /** `output_filter` field. */
-export const OUTPUT_FILTER_DESCRIPTION = 'Regular expression: return only the output lines it matches, with their count, e.g. `error|warn`.';
+export const OUTPUT_FILTER_DESCRIPTION = 'Regular expression: return only matching output lines, with their count (e.g. `error|warn`).';
 
 /** The collection's system-prompt text. */
 export function shellInstructions(shellName: string): string {

@@ -17,9 +17,10 @@ describe('createShellTools options', () => {
     expect(tool).toMatchObject({ name: 'run_shell', kind: 'execute', needsApproval: true, canRunInBackground: true });
     expect(Object.keys(tool!.input.shape)).toEqual(['command', 'working_directory', 'timeout_seconds', 'output_filter']);
     for (const field of Object.values(tool!.input.shape) as Array<{ description?: string }>) expect(field.description).toBeTruthy();
-    expect(tool!.description).toContain('stopped, with everything it started, after 120 s unless timeout_seconds says otherwise (at most 600 s)');
+    expect(tool!.description).toContain('stopped, with everything it started, when timeout_seconds runs out');
     expect(tool!.description).toContain('A reply over 30,000 characters is cut in the middle; the whole output is saved to a file the reply names.');
-    expect(tool!.input.shape.timeout_seconds.description).toBe('Seconds before the command is stopped, 1 to 600 (default 120). Raise it for long builds and tests.');
+    // The limits are stated once, in the field: every adapter sends both texts on every call.
+    expect(tool!.input.shape.timeout_seconds.description).toBe('Seconds before it is stopped, 1 to 600 (default 120).');
     expect(collection.instructions).toMatch(/^run_shell runs bash commands in the workspace/);
     expect(tool!.describeCall!({ command: 'npm test' })).toBe('Run: npm test');
     expect(tool!.describeCall!({ command: 'npm test', working_directory: 'app' })).toBe('Run in app: npm test');
