@@ -114,7 +114,7 @@ export type { PatchedFile } from './collections/files/apply-patch/apply.js';
 // Provider-native tool dialects
 export { dispatchToolCalls, resolvePendingToolCalls } from './tool-call-dispatch.js';
 export type { CallOutcome, DispatchOptions, ModelToolCall, PendingCall } from './tool-call-dispatch.js';
-export { nativeTools, toolsWithNative } from './dialects/native-tools.js';
+export { nativeInstructions, nativeTools, toolsWithNative } from './dialects/native-tools.js';
 export type { NativeFileTools, NativeProvider, NativeTools, NativeToolsOptions } from './dialects/native-tools.js';
 export { TEXT_EDITOR_NAME } from './dialects/text-editor.js';
 export type { TextEditorOptions } from './dialects/text-editor.js';

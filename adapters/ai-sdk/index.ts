@@ -8,6 +8,7 @@ import {
   collectInstructions,
   collectTools,
   Session,
+  nativeInstructions,
   toolsWithNative,
   withBackground,
   type ApprovalMode,
@@ -119,7 +120,7 @@ export function toAiSdk(collections: readonly ToolCollection[], options: AiSdkOp
   return {
     tools,
     middleware: { ...context, transformParams: async (transform) => context.transformParams!({ ...transform, params: strict(transform) }) },
-    instructions: collectInstructions(all),
+    instructions: native === undefined ? collectInstructions(all) : nativeInstructions(all, options.native!.anthropic === undefined ? 'openai' : 'anthropic'),
     toolApproval,
   };
 }

@@ -9,6 +9,7 @@ import {
   collectTools,
   createSession,
   dispatchToolCalls,
+  nativeInstructions,
   nativeTools,
   resolvePendingToolCalls,
   Session,
@@ -73,7 +74,7 @@ export function toAnthropic(collections: readonly ToolCollection[], options: ToA
 
   return {
     tools: [...tools.values()].map((tool) => toolSpec(tool, native?.tools.has(tool.name) ?? false, maxCharacters)),
-    instructions: collectInstructions(all),
+    instructions: native === undefined ? collectInstructions(all) : nativeInstructions(all, 'anthropic'),
     session,
     async handleToolUses(content, callOptions = {}) {
       return handled(await dispatchToolCalls(toolUses(content), dispatch(callOptions.signal)));

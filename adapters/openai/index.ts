@@ -6,6 +6,7 @@ import {
   collectContext,
   collectInstructions,
   collectTools,
+  nativeInstructions,
   nativeTools,
   toolsWithNative,
   createSession,
@@ -66,7 +67,7 @@ export function toOpenAI<Api extends OpenAIApi, Native extends boolean = false>(
 
   const belt = {
     tools: [...specs.map((spec) => apiTool(spec, api)), ...[...(native?.tools.keys() ?? [])].map(nativeToolSpec)],
-    instructions: collectInstructions(all),
+    instructions: native === undefined ? collectInstructions(all) : nativeInstructions(all, 'openai'),
     session,
     async handleToolCalls(calls: readonly (ChatToolCall | ResponsesFunctionCall)[] | null | undefined, callOptions: { signal?: AbortSignal } = {}) {
       const modelCalls = api === 'chat' ? fromChat((calls ?? []) as readonly ChatToolCall[]) : fromResponses((calls ?? []) as readonly ResponsesFunctionCall[], native !== undefined);

@@ -9,7 +9,7 @@ import { runTool, type RunToolOptions } from '../run-tool.js';
 import { createSession, type Session } from '../session.js';
 import type { ToolCollection, ToolDefinition } from '../tool.js';
 import { Workspace } from '../workspace/workspace.js';
-import { nativeTools, toolsWithNative } from './native-tools.js';
+import { nativeInstructions, nativeTools, toolsWithNative } from './native-tools.js';
 import type { OpenAIShellData } from './openai-shell.js';
 
 let base: string;
@@ -45,6 +45,16 @@ describe('nativeTools', () => {
     const merged = toolsWithNative(new Map([...files.tools, ...shell.tools].map((tool) => [tool.name, tool])), openai);
     expect([...merged.keys()].sort()).toEqual(['apply_patch', 'find_files', 'list_directory', 'move_file', 'read_file', 'search_files', 'shell']);
     expect(() => nativeTools([], 'openai')).toThrow('`native: true` offers the files and shell collections');
+  });
+
+  it('words the files and shell instructions with the native tools the model has', () => {
+    const anthropic = nativeInstructions([files, shell], 'anthropic');
+    expect(anthropic).toContain('str_replace_based_edit_tool');
+    expect(anthropic).toContain('bash runs commands in the workspace, each call in a fresh process');
+    expect(anthropic).not.toMatch(/\b(read_file|edit_file|write_file|create_file|run_shell)\b/);
+    const openai = nativeInstructions([files, shell], 'openai');
+    expect(openai).toContain('apply_patch');
+    expect(openai).not.toMatch(/\b(edit_file|write_file|create_file|run_shell)\b/);
   });
 });
 
