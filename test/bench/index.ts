@@ -17,6 +17,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'run_shell vs child_process', load: () => import('./shell.js') },
   { name: 'run_shell allowlist parse', load: () => import('./allowlist.js') },
   { name: 'tool specs vs deepagents', load: () => import('./specs.js') },
+  { name: 'server grade: event loop, real tree, anchored globs', load: () => import('./server.js') },
   { name: 'session stores withSession', load: () => import('./stores.js') },
   { name: 'remote workspace vs local', load: () => import('./remote.js') },
 ];
