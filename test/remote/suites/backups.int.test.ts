@@ -1,9 +1,14 @@
 // The files collection's own backups suite, run against a remote workspace under bubblewrap (see ../test-workspace.ts).
-import { it, vi } from 'vitest';
+import { afterAll, it, vi } from 'vitest';
 import { bwrapWorks } from '../support.js';
 
 vi.hoisted(() => {
   process.env.AGENT_TOOLBELT_TEST_WORKSPACE = 'bwrap';
+});
+
+// The variable is this test process's alone; leave nothing behind for a file that may run after.
+afterAll(() => {
+  delete process.env.AGENT_TOOLBELT_TEST_WORKSPACE;
 });
 
 if (bwrapWorks()) await import('../../../src/collections/files/backups.test.js');
