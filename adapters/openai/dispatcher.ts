@@ -1,14 +1,4 @@
-import {
-  dispatchToolCalls,
-  resolvePendingToolCalls,
-  type ApprovalMode,
-  type ApprovalOverrides,
-  type ApproveFunction,
-  type DispatchOptions,
-  type ProgressListener,
-  type Session,
-  type ToolDefinition,
-} from '../../src/index.js';
+import { dispatchToolCalls, resolvePendingToolCalls, type DispatchOptions } from '../../src/index.js';
 import { dropNullOptionals, type JsonSchema } from './strict-schema.js';
 import type { PendingAnswers, PendingToolCall, ToolCallOutcome } from './types.js';
 
@@ -19,17 +9,12 @@ export interface ModelCall {
   readonly arguments: string;
 }
 
-/** What the dispatcher needs from `toOpenAI`. */
-export interface DispatchContext {
-  readonly tools: ReadonlyMap<string, ToolDefinition<any>>;
-  /** Each tool's loose JSON Schema, to know which `null`s stand for a left-out field. */
+/**
+ * What the dispatcher needs from `toOpenAI`: the core's dispatch options, with each tool's
+ * loose JSON Schema (to know which `null`s stand for a left-out field) in place of `readInput`.
+ */
+export interface DispatchContext extends Omit<DispatchOptions, 'readInput'> {
   readonly schemas: ReadonlyMap<string, JsonSchema>;
-  readonly session: Session;
-  readonly onApproval?: ApproveFunction;
-  readonly mode?: ApprovalMode;
-  readonly needsApproval?: ApprovalOverrides;
-  readonly signal?: AbortSignal;
-  readonly onProgress?: ProgressListener;
 }
 
 /**

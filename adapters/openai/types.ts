@@ -2,11 +2,11 @@ import type {
   ApprovalDecision,
   ApprovalMode,
   ApprovalOverrides,
-  ApprovalRequest,
   ApproveFunction,
+  CallOutcome,
+  PendingCall,
   ProgressListener,
   Session,
-  ToolResult,
 } from '../../src/index.js';
 import type { ApplyPatchCallOutputItem, ResponsesNativeTool, ShellCallOutputItem } from './native-items.js';
 import type { JsonSchema } from './strict-schema.js';
@@ -105,30 +105,15 @@ export interface FunctionCallOutputItem {
   output: string | Array<{ type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail: 'auto' }>;
 }
 
-/** A call the host has to answer before the conversation can go on. */
-export type PendingToolCall =
-  | {
-      /** The call needs a person's approval: answer with an {@link ApprovalDecision}. */
-      readonly type: 'approval';
-      readonly callId: string;
-      readonly toolName: string;
-      readonly input: Record<string, unknown>;
-      readonly request: ApprovalRequest;
-    }
-  | {
-      /** The user interface answers this call (ask_user_question): answer with the client's answer. */
-      readonly type: 'client';
-      readonly callId: string;
-      readonly toolName: string;
-      readonly input: Record<string, unknown>;
-    };
+/**
+ * A call the host has to answer before the conversation can go on. The core's
+ * {@link PendingCall} under this adapter's name: the OpenAI and Anthropic adapters hand back
+ * the same pending calls, so a host answers them the same way.
+ */
+export type PendingToolCall = PendingCall;
 
-/** One call's outcome, in call order; `result` is missing while the call is pending. */
-export interface ToolCallOutcome {
-  readonly callId: string;
-  readonly toolName: string;
-  readonly result?: ToolResult;
-}
+/** One call's outcome, in call order; `result` is missing while the call is pending. The core's {@link CallOutcome}. */
+export type ToolCallOutcome = CallOutcome;
 
 /** Answers for pending calls, by `callId`: an {@link ApprovalDecision} or a client's answer. */
 export type PendingAnswers = Readonly<Record<string, ApprovalDecision | unknown>>;
