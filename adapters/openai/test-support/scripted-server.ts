@@ -1,52 +1,18 @@
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startScriptedHttpServer, type ScriptedServer, type ScriptStep } from '../../../test/support/scripted-http-server.js';
 
-/** One request the fake OpenAI server received. */
-export interface RecordedRequest {
-  readonly path: string;
-  readonly body: any;
-}
-
-/** Answers one request; the script holds one step per expected request, in order. */
-export type ScriptStep = (body: any) => unknown;
-
-/** A local stand-in for the OpenAI API that replies from a script and records what it got. */
-export interface ScriptedServer {
-  /** For the `openai` client's `baseURL`, e.g. `http://127.0.0.1:PORT/v1`. */
-  readonly baseURL: string;
-  readonly requests: RecordedRequest[];
-  close(): Promise<void>;
-}
+export type { RecordedRequest, ScriptedServer, ScriptStep } from '../../../test/support/scripted-http-server.js';
 
 /**
  * Starts an HTTP server on 127.0.0.1 that answers `POST /v1/chat/completions` and
  * `POST /v1/responses` with the next step of the script, so the real `openai` client can be
  * tested without a network. A request beyond the script gets a 500 naming the path.
+ * `baseURL` is `http://127.0.0.1:PORT/v1`.
  */
 export async function startScriptedServer(script: readonly ScriptStep[]): Promise<ScriptedServer> {
-  const requests: RecordedRequest[] = [];
-  let next = 0;
-  const server = createServer(async (request, response) => {
-    const body = JSON.parse((await readBody(request)) || '{}');
-    requests.push({ path: request.url ?? '', body });
-    const step = script[next++];
-    const reply = step === undefined ? undefined : step(body);
-    response.writeHead(reply === undefined ? 500 : 200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(reply ?? { error: { message: `The script has no step ${next} for ${request.url}.`, type: 'server_error' } }));
+  return startScriptedHttpServer(script, {
+    basePath: '/v1',
+    noStep: (step, path) => ({ error: { message: `The script has no step ${step} for ${path}.`, type: 'server_error' } }),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A Chat Completions reply: text, or tool calls given as `[name, arguments]` (arguments as a string are sent as they are). */
