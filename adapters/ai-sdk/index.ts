@@ -99,6 +99,9 @@ export interface AiSdkToolbelt {
 export function toAiSdk(collections: readonly ToolCollection[], options: AiSdkOptions): AiSdkToolbelt {
   assertCollections(collections, 'toAiSdk');
   const settings = validateOptions(collections, options);
+  if (options.native !== undefined && backgroundToolNames(options.background).includes('run_shell')) {
+    throw new TypeError("The `native` option offers run_shell as the provider's own shell tool, which has no background jobs: leave `run_shell` out of `background`, or leave `native` out.");
+  }
   const all = withBackgroundTools(collections, options.background);
   const definitions = collectTools(all);
   const native = options.native === undefined ? undefined : aiSdkNativeTools(all, options.native, settings);
@@ -123,6 +126,13 @@ export function toAiSdk(collections: readonly ToolCollection[], options: AiSdkOp
     instructions: native === undefined ? collectInstructions(all) : nativeInstructions(all, options.native!.anthropic === undefined ? 'openai' : 'anthropic'),
     toolApproval,
   };
+}
+
+/** The tool names the `background` option starts as jobs, whichever form it was given in. */
+function backgroundToolNames(background: AiSdkOptions['background']): readonly string[] {
+  if (Array.isArray(background)) return background;
+  const tools = (background as BackgroundOptions | undefined)?.tools;
+  return Array.isArray(tools) ? tools : [];
 }
 
 function withBackgroundTools(collections: readonly ToolCollection[], background: AiSdkOptions['background']): readonly ToolCollection[] {

@@ -137,5 +137,7 @@ describe('toAiSdk native: apply_patch and shell through the real @ai-sdk/openai'
     const files = createFileTools({ workspace });
     expect(() => toAiSdk([files], { session: createSession(), native: {} as never })).toThrow('Expected the `native` option to name one provider\'s tool factories');
     expect(() => toAiSdk([files], { session: createSession(), native: { openai: {} as never } })).toThrow('Expected `native.openai` to be `openai.tools` from @ai-sdk/openai, which has `applyPatch`');
+    expect(() => toAiSdk([files], { session: createSession(), native: { openai: {} as never }, background: ['run_shell'] })).toThrow('leave `run_shell` out of `background`, or leave `native` out');
+    expect(() => toAiSdk([files], { session: createSession(), native: { openai: {} as never }, background: { tools: ['run_shell'] } })).toThrow('leave `run_shell` out of `background`');
   });
 });
