@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { toAnthropic } from '../../../adapters/anthropic/index.js';
 import { messageReply, startScriptedServer } from '../../../adapters/anthropic/test-support/scripted-server.js';
 import type { Driver, DriverRun, ModelView, SeenResult } from '../driver.js';
+import { answerPending, scriptedReplies } from './call-list.js';
 
 /**
  * The Anthropic Messages API: the real `@anthropic-ai/sdk` client against a scripted local
@@ -18,10 +19,7 @@ export function anthropicDriver(approvals: Driver['approvals']): Driver {
     validatesArgumentsFirst: false,
     async run(run: DriverRun): Promise<ModelView> {
       const { approver } = run;
-      const server = await startScriptedServer([
-        ...run.turns.map((calls) => messageReply({ calls: calls.map((call) => [call.tool, call.input] as const) })),
-        messageReply({ text: 'Done.' }),
-      ]);
+      const server = await startScriptedServer(scriptedReplies(run, messageReply));
       try {
         const client = new Anthropic({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 });
         const belt = toAnthropic(run.collections, {
@@ -41,8 +39,7 @@ export function anthropicDriver(approvals: Driver['approvals']): Driver {
           if (reply.stop_reason !== 'tool_use') break;
           let handled = await belt.handleToolUses(reply.content);
           if (handled.pending.length > 0 && approver !== undefined) {
-            const answers = Object.fromEntries(handled.pending.map((call) => [call.callId, approver({ toolName: call.toolName, description: call.type === 'approval' ? call.request.description : undefined })]));
-            handled = await belt.resolvePending(handled, answers);
+            handled = await belt.resolvePending(handled, answerPending(handled.pending, approver));
           }
           messages.push({ role: 'user', content: handled.content });
         }

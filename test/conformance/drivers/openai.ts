@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { toOpenAI } from '../../../adapters/openai/index.js';
 import { chatReply, startScriptedServer } from '../../../adapters/openai/test-support/scripted-server.js';
 import type { Driver, DriverRun, ModelView, SeenResult } from '../driver.js';
+import { answerPending, scriptedReplies } from './call-list.js';
 
 /** The APIs have no error flag on a tool result: the adapter starts a failure's text with this. */
 const ERROR_PREFIX = 'Error: ';
@@ -20,10 +21,7 @@ export function openAiDriver(approvals: Driver['approvals']): Driver {
     validatesArgumentsFirst: false,
     async run(run: DriverRun): Promise<ModelView> {
       const { approver } = run;
-      const server = await startScriptedServer([
-        ...run.turns.map((calls) => chatReply({ calls: calls.map((call) => [call.tool, call.input] as const) })),
-        chatReply({ text: 'Done.' }),
-      ]);
+      const server = await startScriptedServer(scriptedReplies(run, chatReply));
       try {
         const client = new OpenAI({ apiKey: 'test-key', baseURL: server.baseURL, maxRetries: 0 });
         const belt = toOpenAI(run.collections, {
@@ -42,8 +40,7 @@ export function openAiDriver(approvals: Driver['approvals']): Driver {
           if (!message.tool_calls?.length) break;
           let handled = await belt.handleToolCalls(message.tool_calls);
           if (handled.pending.length > 0 && approver !== undefined) {
-            const answers = Object.fromEntries(handled.pending.map((call) => [call.callId, approver({ toolName: call.toolName, description: call.type === 'approval' ? call.request.description : undefined })]));
-            handled = await belt.resolvePending(handled, answers);
+            handled = await belt.resolvePending(handled, answerPending(handled.pending, approver));
           }
           messages.push(...handled.messages);
         }
