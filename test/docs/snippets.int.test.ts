@@ -45,9 +45,11 @@ beforeAll(async () => {
   if ([...imported].some((name) => name.startsWith('@langchain/') || name === 'langchain')) imported.add('@langchain/core');
   const packages = [...new Set(['zod', '@types/node', 'typescript', ...imported])].map(versionOf);
   await fs.writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'snippets', private: true, type: 'module' }));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(project, filename), ...packages], {
+  // No install scripts and no optional (platform binary) packages: type-checking and running
+  // the snippets needs neither, and they cost time (next brings a 100 MB compiler binary).
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', '--omit=optional', path.join(project, filename), ...packages], {
     cwd: project,
-    timeout: 240_000,
+    timeout: 420_000,
   });
 
   await fs.mkdir(path.join(project, 'snippets'));
@@ -95,7 +97,7 @@ beforeAll(async () => {
       errorsByFile.set('(tsc)', [...(errorsByFile.get('(tsc)') ?? []), line]);
     }
   }
-}, 480_000);
+}, 720_000);
 
 afterAll(async () => {
   if (project) await fs.rm(project, { recursive: true, force: true });
