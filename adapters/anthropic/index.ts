@@ -154,16 +154,6 @@ function validateOptions(options: ToAnthropicOptions): void {
   assertApprovalMode(options.mode);
 }
 
-export type {
-  AnthropicBashTool,
-  AnthropicContentBlock,
-  AnthropicCustomTool,
-  AnthropicTextEditorTool,
-  AnthropicTool,
-  AnthropicToolbelt,
-  HandledToolUses,
-  PendingAnswers,
-  ToAnthropicOptions,
-  ToolResultBlock,
-} from './types.js';
+// types.ts holds only this entry point's public types, so all of them are exported (no second list to keep in step).
+export type * from './types.js';
 export type { CallOutcome, PendingCall } from '../../src/index.js';
