@@ -1,30 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/support/free-port.js';
+import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium } from './test-support/chromium.js';
 import { buildExampleOnce } from './test-support/next-build.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`Skipping the Next.js live-output browser test: ${CHROMIUM} is missing (apt-get install chromium).`);
+if (CHROMIUM_MISSING !== undefined) console.warn(`Skipping the Next.js live-output browser test: ${CHROMIUM_MISSING}.`);
 
 const app = import.meta.dirname;
 const nextBin = path.join(app, '../../node_modules/next/dist/bin/next');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** True while a process with this PID exists and is not a zombie. */
 function isAlive(pid: number): boolean {
@@ -46,18 +34,17 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number)
   return check();
 }
 
-describe.skipIf(!hasChromium)('the Next.js chat example: a running command, live and stoppable', () => {
+describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example: a running command, live and stoppable', () => {
   let server: ChildProcess | undefined;
+  let browser: LaunchedChromium | undefined;
   let context: BrowserContext | undefined;
   let workspace = '';
-  let profile = '';
   let url = '';
   let log = '';
 
   beforeAll(async () => {
     await buildExampleOnce();
     workspace = await mkdtemp(path.join(tmpdir(), 'toolbelt-nextjs-live-'));
-    profile = await mkdtemp(path.join(tmpdir(), 'toolbelt-chromium-live-'));
     const port = await freePort();
     url = `http://127.0.0.1:${port}/`;
     server = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
@@ -69,20 +56,16 @@ describe.skipIf(!hasChromium)('the Next.js chat example: a running command, live
     server.stderr!.on('data', (chunk) => (log += chunk));
     const up = await until(async () => server!.exitCode === null && (await fetch(url).then((response) => response.ok, () => false)), 60_000);
     if (!up) throw new Error(`next start did not answer at ${url}:\n${log}`);
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
+    context = browser.context;
   }, 600_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     if (server?.exitCode === null) {
       server.kill('SIGTERM');
       await new Promise((resolve) => server!.once('exit', resolve));
     }
-    if (profile) await rm(profile, { recursive: true, force: true });
     if (workspace) await rm(workspace, { recursive: true, force: true });
   });
 

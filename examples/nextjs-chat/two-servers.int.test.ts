@@ -1,18 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresSessionStore } from '../../adapters/postgres/index.js';
 import { createTaskListTools, type SessionStore } from '../../src/index.js';
-import { freePort, POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../test/stores/servers.js';
+import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../test/stores/servers.js';
+import { freePort } from '../../test/support/free-port.js';
+import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium } from './test-support/chromium.js';
 import { app, buildExampleOnce, nextBin } from './test-support/next-build.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const missing = !existsSync(CHROMIUM) ? `${CHROMIUM} is missing (apt-get install chromium)` : POSTGRES_MISSING;
+const missing = CHROMIUM_MISSING ?? POSTGRES_MISSING;
 if (missing !== undefined) console.warn(`Skipping the Next.js two-server test: ${missing}.`);
 
 /** One `next start` of the built example. */
@@ -79,8 +79,8 @@ describe.skipIf(missing !== undefined)('the Next.js chat on two servers against 
   let context: BrowserContext | undefined;
   let slowModel: Awaited<ReturnType<typeof startSlowModel>> | undefined;
   const servers: Array<Awaited<ReturnType<typeof startNext>>> = [];
+  let browser: LaunchedChromium | undefined;
   let workspace = '';
-  let profile = '';
 
   beforeAll(async () => {
     await buildExampleOnce();
@@ -100,21 +100,16 @@ describe.skipIf(missing !== undefined)('the Next.js chat on two servers against 
         startNext({ ...shared, TOOLBELT_MODEL: 'openai', OPENAI_BASE_URL: slowModel.url, OPENAI_API_KEY: 'local' }),
       ])),
     );
-    profile = await mkdtemp(path.join(tmpdir(), 'toolbelt-chromium-profile-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
+    context = browser.context;
   }, 900_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await Promise.allSettled(servers.map((server) => server.stop()));
     await store?.close();
     await slowModel?.close();
     await postgres?.destroy();
-    if (profile) await rm(profile, { recursive: true, force: true });
     if (workspace) await rm(workspace, { recursive: true, force: true });
   }, 60_000);
 

@@ -13,9 +13,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../support/free-port.js';
 
 const POSTGRES_DIRS = ['/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/17/bin', '/usr/local/bin', '/usr/bin'];
 
@@ -55,18 +56,6 @@ export const POSTGRES_MISSING: string | undefined =
 
 /** Why the Redis tests skip, or `undefined` when a server can be started here. */
 export const REDIS_MISSING: string | undefined = redisServer === undefined ? 'redis-server is not installed (apt-get install redis-server)' : undefined;
-
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** Resolves once something accepts TCP connections on the port, or rejects after `timeoutMs` or when `child` exits. */
 async function waitForPort(port: number, child: ChildProcess, log: () => string, what: string, timeoutMs = 30_000): Promise<void> {
