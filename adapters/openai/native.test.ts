@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileTools, createSession, createShellTools, Workspace, type ApprovalRequest } from '../../src/index.js';
 import { toOpenAI } from './index.js';
-import { startScriptedServer, type ScriptedServer, type ScriptStep } from './test-support/scripted-server.js';
+import { responsesOutputReply, responsesReply, startScriptedServer, type ScriptedServer, type ScriptStep } from './test-support/scripted-server.js';
 
 let server: ScriptedServer | undefined;
 let base: string;
@@ -25,18 +25,7 @@ afterEach(async () => {
 
 /** A Responses reply whose output is the given items (function calls, apply_patch_call, shell_call), or a text when none. */
 function itemsReply(items: readonly Record<string, unknown>[]): ScriptStep {
-  return () => ({
-    id: 'resp_test',
-    object: 'response',
-    created_at: 1_700_000_000,
-    model: 'scripted',
-    status: 'completed',
-    output: items.length > 0 ? items : [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.', annotations: [] }] }],
-    parallel_tool_calls: true,
-    tool_choice: 'auto',
-    tools: [],
-    usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
-  });
+  return items.length > 0 ? responsesOutputReply(items) : responsesReply({ text: 'Done.' });
 }
 
 const patchCall = (callId: string, operation: Record<string, unknown>) => ({ type: 'apply_patch_call', id: `apc_${callId}`, call_id: callId, status: 'completed', operation });

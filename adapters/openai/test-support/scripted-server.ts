@@ -41,21 +41,26 @@ export function chatReply(reply: { text?: string; calls?: ReadonlyArray<readonly
 
 /** A Responses API reply: text, or function calls given as `[name, arguments]`. */
 export function responsesReply(reply: { text?: string; calls?: ReadonlyArray<readonly [string, unknown]> }): ScriptStep {
+  return responsesOutputReply([
+    ...(reply.text === undefined
+      ? []
+      : [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] }]),
+    ...(reply.calls ?? []).map(([name, args], index) => ({
+      type: 'function_call', id: `fc_${index + 1}`, call_id: `call_${index + 1}`, name, status: 'completed',
+      arguments: typeof args === 'string' ? args : JSON.stringify(args),
+    })),
+  ]);
+}
+
+/** A completed Responses API reply whose `output` is the given items as they are (for item types `responsesReply` does not build). */
+export function responsesOutputReply(output: readonly unknown[]): ScriptStep {
   return () => ({
     id: 'resp_test',
     object: 'response',
     created_at: 1_700_000_000,
     model: 'scripted',
     status: 'completed',
-    output: [
-      ...(reply.text === undefined
-        ? []
-        : [{ type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] }]),
-      ...(reply.calls ?? []).map(([name, args], index) => ({
-        type: 'function_call', id: `fc_${index + 1}`, call_id: `call_${index + 1}`, name, status: 'completed',
-        arguments: typeof args === 'string' ? args : JSON.stringify(args),
-      })),
-    ],
+    output,
     parallel_tool_calls: true,
     tool_choice: 'auto',
     tools: [],
