@@ -7,12 +7,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../test/support/free-port.js';
 import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium } from './test-support/chromium.js';
-import { buildExampleOnce } from './test-support/next-build.js';
+import { app, buildExampleOnce, nextBin } from './test-support/next-build.js';
 
 if (CHROMIUM_MISSING !== undefined) console.warn(`Skipping the Next.js live-output browser test: ${CHROMIUM_MISSING}.`);
-
-const app = import.meta.dirname;
-const nextBin = path.join(app, '../../node_modules/next/dist/bin/next');
 
 /** True while a process with this PID exists and is not a zombie. */
 function isAlive(pid: number): boolean {
