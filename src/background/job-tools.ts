@@ -140,6 +140,7 @@ function status(job: Job, maxRuntimeMs: number): string {
       if (data?.status === 'exited' && typeof data.exitCode === 'number') return `exited ${data.exitCode} after ${runtime}`;
       if (data?.status === 'exited' && typeof data.signal === 'string') return `ended by ${data.signal} after ${runtime}`;
       if (data?.status === 'failed-to-start') return 'failed to start';
+      if (data?.status === 'lost') return `was lost with its machine after ${runtime}`;
       return `${job.status === 'failed' ? 'failed' : 'finished'} after ${runtime}`;
     }
   }

@@ -19,6 +19,11 @@ export interface ProcessExit {
   readonly signal: NodeJS.Signals | null;
   /** Set when the program could not be started (not found, not executable, bad folder). */
   readonly startError?: Error;
+  /**
+   * Set when the connection to the machine running the program was lost while it ran (a
+   * remote workspace's box died): how it ended is not known.
+   */
+  readonly lost?: Error;
 }
 
 /**

@@ -11,6 +11,7 @@ import { createFileTools } from '../../src/collections/files/index.js';
 import { createShellTools } from '../../src/collections/shell/index.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
+import type { ToolProgress } from '../../src/progress.js';
 import type { ToolCollection } from '../../src/tool.js';
 import { connectWorkspace } from '../../src/workspace/remote/connect.js';
 import type { RemoteWorkspace } from '../../src/workspace/remote/remote-workspace.js';
@@ -111,11 +112,19 @@ describe('a server killed with SIGKILL', () => {
     const workspace = await connect(root);
     const shell = createShellTools({ workspace });
     const pid = serverPid(root);
-    const run = runTool(toolOf(shell, 'run_shell'), { command: 'echo started; sleep 20' }, { session: createSession(), mode: 'auto' });
-    setTimeout(() => process.kill(pid, 'SIGKILL'), 300);
+    // Killed once the command is running in the box (its first output has come back), not
+    // after a fixed delay that a busy machine may not have reached the spawn by.
+    let killed = false;
+    const onProgress = (progress: ToolProgress) => {
+      if (!killed && progress.recentOutput.includes('started')) {
+        killed = true;
+        process.kill(pid, 'SIGKILL');
+      }
+    };
     const started = Date.now();
-    const result = await run;
-    expect(result.isError).toBe(true);
+    const result = await runTool(toolOf(shell, 'run_shell'), { command: 'echo started; sleep 20' }, { session: createSession(), mode: 'auto', onProgress });
+    expect(killed).toBe(true);
+    expect(result.isError, result.text).toBe(true);
     expect(result.text).toContain('is gone: its server was killed by SIGKILL');
     expect(Date.now() - started).toBeLessThan(5_000);
   });

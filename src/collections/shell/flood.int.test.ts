@@ -19,7 +19,7 @@ describe('run_shell: a flood of output', () => {
   // The first 100 MB or so of a flood bring the process to its working size (about 60 MB
   // above the baseline here, with the shell parser's worker thread in the process); past that
   // it stops growing, which is what this compares: 800 MB against 100 MB.
-  it('keeps memory bounded: 800 MB grows the process no more than 100 MB does, give or take a few MB', () => {
+  it('keeps memory bounded: 800 MB grows the process no more than 100 MB does, give or take the heap\'s own swings', () => {
     const small = flood(100 * MB);
     const large = flood(800 * MB);
     console.log(`flood: 100 MB grew RSS by ${(small.growth / MB).toFixed(1)} MB in ${small.ms.toFixed(0)} ms; 800 MB by ${(large.growth / MB).toFixed(1)} MB in ${large.ms.toFixed(0)} ms`);
@@ -27,7 +27,9 @@ describe('run_shell: a flood of output', () => {
       expect(run.status).toBe('exited');
       expect(run.replyLength).toBeLessThanOrEqual(30_000);
     }
-    expect(large.growth - small.growth).toBeLessThan(8 * MB);
+    // 700 MB more output; anything kept per byte would show as hundreds of MB. The slack is
+    // for the heap's own ups and downs on a busy machine.
+    expect(large.growth - small.growth).toBeLessThan(24 * MB);
     expect(large.growth).toBeLessThan(96 * MB);
   }, 120_000);
 

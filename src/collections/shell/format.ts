@@ -120,11 +120,13 @@ function statusLines(outcome: CommandOutcome, options: FormatOptions): string[] 
         `Status: failed to start: ${outcome.startError ?? 'unknown error'}`,
         `The command was not run. The shell is ${options.shellName}; check that it (and any sandbox or launcher) is installed.`,
       ];
+    case 'lost':
+      return [`Status: lost while it ran: ${outcome.lost ?? 'the connection to its machine closed'}`, 'Exit code: unknown', `Duration: ${seconds}`];
   }
 }
 
 function sectionLabel(name: string, status: CommandStatus): string {
-  const soFar = status === 'timed-out' || status === 'cancelled' ? ' so far' : '';
+  const soFar = status === 'timed-out' || status === 'cancelled' || status === 'lost' ? ' so far' : '';
   if (name === 'stdout') return `Stdout${soFar}:`;
   if (name === 'stderr') return `Stderr${soFar}:`;
   return `Output${soFar}:`;

@@ -3,7 +3,7 @@ import type { ShellResultData } from './format.js';
 
 /** `run_shell`'s data for a command that ran, for hosts that pass structured output on. */
 export const runShellOutput = z.object({
-  status: z.enum(['exited', 'timed-out', 'cancelled', 'failed-to-start']),
+  status: z.enum(['exited', 'timed-out', 'cancelled', 'failed-to-start', 'lost']),
   exitCode: z.number().nullable(),
   signal: z.string().nullable().describe('The signal that ended the command, such as `SIGTERM`.'),
   command: z.string(),

@@ -8,7 +8,7 @@ export const PIPE_GRACE_MS = 2_000;
 export const KILL_GRACE_MS = 1_000;
 
 /** How a command ended. */
-export type CommandStatus = 'exited' | 'timed-out' | 'cancelled' | 'failed-to-start';
+export type CommandStatus = 'exited' | 'timed-out' | 'cancelled' | 'failed-to-start' | 'lost';
 
 /** What {@link runCommand} needs. */
 export interface RunCommandOptions {
@@ -41,6 +41,8 @@ export interface CommandOutcome {
   /** A leftover process kept the output open after the command ended; it was stopped. */
   readonly pipesHeld: boolean;
   readonly startError?: string;
+  /** Why the command's fate is unknown, when its machine was lost while it ran (status `lost`). */
+  readonly lost?: string;
 }
 
 /**
@@ -91,7 +93,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   try {
     exit = await child.exited;
     clearTimeout(timeout);
-    if (exit.startError === undefined) {
+    if (exit.startError === undefined && exit.lost === undefined) {
       let graceTimer: NodeJS.Timeout | undefined;
       const drained = await Promise.race([
         readers.then(() => true),
@@ -118,7 +120,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   if (ending !== undefined) child.stop('SIGKILL');
   await Promise.all([...sections.values()].map((section) => section.end()));
 
-  const status = exit.startError !== undefined ? 'failed-to-start' : (ending ?? 'exited');
+  const status = exit.startError !== undefined ? 'failed-to-start' : exit.lost !== undefined ? 'lost' : (ending ?? 'exited');
   return {
     status,
     exitCode: exit.exitCode,
@@ -127,6 +129,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
     sections: new Map([...sections].map(([name, section]) => [name, section.result()])),
     pipesHeld,
     ...(exit.startError === undefined ? {} : { startError: exit.startError.message }),
+    ...(exit.lost === undefined ? {} : { lost: exit.lost.message }),
   };
 }
 

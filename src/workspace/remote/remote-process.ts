@@ -94,10 +94,10 @@ export class RemoteProcesses {
       },
     });
     const unsubscribe = connection.onLost((error) => {
-      const note = `\n[agent-toolbelt] ${error.message}\n`;
-      streams.stdout.finish(note);
+      streams.stdout.finish();
       streams.stderr.finish();
-      resolveExit(pid === undefined ? { exitCode: null, signal: null, startError: error } : { exitCode: null, signal: 'SIGKILL' });
+      // The status says what happened; a program the box had started ended we know not how.
+      resolveExit(pid === undefined ? { exitCode: null, signal: null, startError: error } : { exitCode: null, signal: null, lost: error });
       this.#running.delete(id);
     });
     void exited.then(unsubscribe);
