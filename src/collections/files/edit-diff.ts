@@ -7,7 +7,7 @@
  * time slices: four million replacements cost a few hundred milliseconds, never a stall.
  */
 import type { EditSpans, NumberedLines } from './edit-text.js';
-import { DIFF_CONTEXT_LINES, diffIds, equalRun, internLines, tokenizeLines, UnifiedDiffWriter, type MAX_DIFF_CHARACTERS } from './line-diff.js';
+import { DIFF_CONTEXT_LINES, equalRun, UnifiedDiffWriter, writeLinesDiff, type MAX_DIFF_CHARACTERS } from './line-diff.js';
 import { formatCount } from './text.js';
 import { TimeSlicer } from './time-slice.js';
 
@@ -95,30 +95,7 @@ async function editDiff(path: string, before: string, after: string, spans: Edit
     writer.equal(gap, run.first, run.last);
     const oldText = before.slice(stretch.oldStart, stretch.oldEnd);
     const newText = after.slice(stretch.oldStart + stretch.shift, stretch.oldEnd + stretch.endShift);
-    {
-      const oldLines = await tokenizeLines(oldText, 0, oldText.length, slicer);
-      const newLines = await tokenizeLines(newText, 0, newText.length, slicer);
-      const interner = new Map<string, number>();
-      const oldIds = await internLines(oldLines, interner, slicer);
-      const newIds = await internLines(newLines, interner, slicer);
-      let oldIndex = 0;
-      let newIndex = 0;
-      for (const step of await diffIds(oldIds, newIds, interner.size, slicer)) {
-        if (step.kind === 'equal') {
-          const from = oldIndex;
-          const inner = equalRun(step.count, (index) => oldLines[from + index]!, DIFF_CONTEXT_LINES);
-          writer.equal(step.count, inner.first, inner.last);
-          oldIndex += step.count;
-          newIndex += step.count;
-        } else if (step.kind === 'removed') {
-          for (let index = 0; index < step.count; index += 1) writer.removed(oldLines[oldIndex + index]!);
-          oldIndex += step.count;
-        } else {
-          for (let index = 0; index < step.count; index += 1) writer.added(newLines[newIndex + index]!);
-          newIndex += step.count;
-        }
-      }
-    }
+    await writeLinesDiff(oldText, newText, writer, DIFF_CONTEXT_LINES, slicer);
     if (!writer.cut) shownReplacements += stretch.replacements;
     written = stretch.oldEnd;
     stretch = undefined;

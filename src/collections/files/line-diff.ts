@@ -247,15 +247,33 @@ export async function unifiedLineDiff(path: string, before: string, after: strin
   const prefixContext = lastLines(before, prefixEnd, Math.min(prefixLines, context));
   writer.equal(prefixLines, prefixLines <= context ? prefixContext : [], prefixLines <= context ? [] : prefixContext);
 
+  await writeLinesDiff(before.slice(prefixEnd, oldEnd), after.slice(prefixEnd, newEnd), writer, context, slicer);
+
+  const suffixLines = await countSuffixLines(before, oldEnd, slicer);
+  const suffixContext = firstLines(before, oldEnd, Math.min(suffixLines, 2 * context));
+  const run = equalRun(suffixLines, (index) => suffixContext[index] ?? '', context);
+  writer.equal(suffixLines, run.first, suffixLines <= 2 * context ? run.last : []);
+  return writer.finish();
+}
+
+/**
+ * The diff for a file whose old content was not UTF-8 text (`write_file` may replace it): the
+ * header and a line saying why no lines are compared.
+ */
+/**
+ * Diffs two texts line by line into `writer`: tokenized, interned and diffed by
+ * {@link diffIds}, equal runs shown with `context` lines on each side. Both the whole-file
+ * diff and edit_file's per-stretch diff use it.
+ */
+export async function writeLinesDiff(oldText: string, newText: string, writer: UnifiedDiffWriter, context: number, slicer: TimeSlicer): Promise<void> {
+  const oldLines = await tokenizeLines(oldText, 0, oldText.length, slicer);
+  const newLines = await tokenizeLines(newText, 0, newText.length, slicer);
   const interner = new Map<string, number>();
-  const oldLines = await tokenizeLines(before, prefixEnd, oldEnd, slicer);
-  const newLines = await tokenizeLines(after, prefixEnd, newEnd, slicer);
   const oldIds = await internLines(oldLines, interner, slicer);
   const newIds = await internLines(newLines, interner, slicer);
-  const steps = await diffIds(oldIds, newIds, interner.size, slicer);
   let oldIndex = 0;
   let newIndex = 0;
-  for (const step of steps) {
+  for (const step of await diffIds(oldIds, newIds, interner.size, slicer)) {
     if (slicer.due()) await slicer.pause();
     if (step.kind === 'equal') {
       const start = oldIndex;
@@ -271,18 +289,8 @@ export async function unifiedLineDiff(path: string, before: string, after: strin
       newIndex += step.count;
     }
   }
-
-  const suffixLines = await countSuffixLines(before, oldEnd, slicer);
-  const suffixContext = firstLines(before, oldEnd, Math.min(suffixLines, 2 * context));
-  const run = equalRun(suffixLines, (index) => suffixContext[index] ?? '', context);
-  writer.equal(suffixLines, run.first, suffixLines <= 2 * context ? run.last : []);
-  return writer.finish();
 }
 
-/**
- * The diff for a file whose old content was not UTF-8 text (`write_file` may replace it): the
- * header and a line saying why no lines are compared.
- */
 export function undecodedDiff(path: string, problem: string): string {
   return `${new UnifiedDiffWriter(path).finish()}The old content is not UTF-8 text (${problem}), so no lines are compared.\n`;
 }
@@ -589,7 +597,7 @@ function firstLines(text: string, start: number, count: number): string[] {
 }
 
 /** The lines of `text` between two line starts, each with its break (the `diff` package's tokens). */
-export async function tokenizeLines(text: string, from: number, to: number, slicer: TimeSlicer): Promise<string[]> {
+async function tokenizeLines(text: string, from: number, to: number, slicer: TimeSlicer): Promise<string[]> {
   const lines: string[] = [];
   let at = from;
   while (at < to) {
@@ -603,7 +611,7 @@ export async function tokenizeLines(text: string, from: number, to: number, slic
 }
 
 /** Each line as a number, equal lines as equal numbers. */
-export async function internLines(lines: readonly string[], interner: Map<string, number>, slicer: TimeSlicer): Promise<Int32Array> {
+async function internLines(lines: readonly string[], interner: Map<string, number>, slicer: TimeSlicer): Promise<Int32Array> {
   const ids = new Int32Array(lines.length);
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index]!;
