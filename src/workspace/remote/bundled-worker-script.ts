@@ -10,16 +10,12 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { WorkerOptions } from 'node:worker_threads';
+import type { WorkerScript } from '../../collections/files/worker-script.js';
 
 /** Filled in by the bundler: each worker module's bundled code, by name. */
 declare const AGENT_TOOLBELT_WORKERS: Record<string, string>;
 
-/** The module and options to start a worker on (as in `worker-script.ts`). */
-export interface WorkerScript {
-  readonly url: URL;
-  readonly options: Pick<WorkerOptions, 'execArgv'>;
-}
+export type { WorkerScript };
 
 const scripts = new Map<string, WorkerScript>();
 
