@@ -1,8 +1,9 @@
-import { mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFileSessionStore } from '../../src/index.js';
+import { createFileSessionStore, createSession, createTaskListTools, runTool, SessionBusyError, SessionLeaseLostError, type Session } from '../../src/index.js';
+import { measureEventLoopBlock } from '../support/event-loop.js';
 import { sessionStoreContract } from './contract.js';
 
 sessionStoreContract('file', undefined, async () => {
@@ -17,6 +18,11 @@ sessionStoreContract('file', undefined, async () => {
     destroy: () => rm(root, { recursive: true, force: true }),
   };
 });
+
+const tasks = createTaskListTools();
+const addTask = (session: Session, subject: string) => runTool(tasks.tools.find((tool) => tool.name === 'task_add')!, { tasks: [{ subject }] }, { session });
+const subjects = async (session: Session | undefined) => (session === undefined ? [] : (await tasks.getTasks(session)).map((task) => task.subject));
+const waitFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the file session store', () => {
   it('keeps any id inside its folder: slashes, dots, unicode and very long ids', async () => {
@@ -44,5 +50,91 @@ describe('the file session store', () => {
 
   it('refuses a missing dir, naming the option', () => {
     expect(() => createFileSessionStore({ dir: ' ' })).toThrow('Expected the `dir` option of createFileSessionStore to be a folder path, got ` ` (string).');
+  });
+
+  it('marks a finished turn’s lease released with an empty file beside it, so the next turn lists the folder and goes', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolbelt-file-store-lease-'));
+    const store = createFileSessionStore({ dir });
+    await store.withSession('chat', (session) => addTask(session, 'one'));
+    await store.withSession('chat', (session) => addTask(session, 'two'), { waitMs: 0 });
+    const folder = path.join(dir, 'chat');
+    await expect.poll(async () => (await readdir(folder)).sort(), { timeout: 5_000 }).toEqual(['lease-2.json', 'lease-2.released', 'v2.json']);
+    expect((await stat(path.join(folder, 'lease-2.released'))).size).toBe(0);
+    expect(JSON.parse(await readFile(path.join(folder, 'lease-2.json'), 'utf8'))).toMatchObject({ released: false, pid: process.pid });
+    expect(await subjects(await store.load('chat'))).toEqual(['one', 'two']);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads a folder written before the release marker: its versions, its released leases and the expiry of a held one', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolbelt-file-store-format-'));
+    const seed = createSession({ id: 'old' });
+    await addTask(seed, 'from the old format');
+    const folder = path.join(dir, 'old');
+    await mkdir(folder);
+    await writeFile(path.join(folder, 'v2.json'), JSON.stringify({ format: 1, id: 'old', version: 2, savedAt: Date.now(), expiresAt: null, session: seed.toJSON() }));
+    // How the previous format released a lease: the generation file rewritten with released: true.
+    await writeFile(path.join(folder, 'lease-3.json'), JSON.stringify({ token: 'old-token', expiresAt: Date.now() + 60_000, pid: 1, released: true }));
+    const store = createFileSessionStore({ dir });
+    expect(await store.withSession('old', async (session, turn) => ({ tasks: await subjects(session), version: turn.version }), { waitMs: 0 })).toEqual({
+      tasks: ['from the old format'],
+      version: 2,
+    });
+    await expect.poll(async () => (await readdir(folder)).sort(), { timeout: 5_000 }).toEqual(['lease-4.json', 'lease-4.released', 'v3.json']);
+
+    // A lease the previous format still holds keeps this one out until it expires.
+    await writeFile(path.join(folder, 'lease-5.json'), JSON.stringify({ token: 'old-holder', expiresAt: Date.now() + 600, pid: 1, released: false }));
+    await expect(store.withSession('old', () => undefined, { waitMs: 0 })).rejects.toBeInstanceOf(SessionBusyError);
+    const began = Date.now();
+    expect(await store.withSession('old', (session) => subjects(session), { waitMs: 5_000 })).toEqual(['from the old format']);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(300);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses the save of a turn whose session was deleted and started again by another turn with the same lease number', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolbelt-file-store-reborn-'));
+    const [first, second, third] = [createFileSessionStore({ dir }), createFileSessionStore({ dir }), createFileSessionStore({ dir })];
+    let finish!: () => void;
+    const finishing = new Promise<void>((resolve) => (finish = resolve));
+    let started!: () => void;
+    const inSecond = new Promise<void>((resolve) => (started = resolve));
+    let secondTurn: Promise<unknown> | undefined;
+    const error = await first
+      .withSession('chat', async (session) => {
+        await addTask(session, 'from the deleted chat');
+        await third.delete('chat');
+        // The new chat's first lease is generation 1 again, like ours: only its token tells them apart.
+        secondTurn = second.withSession('chat', async (reborn) => {
+          started();
+          await finishing;
+          await addTask(reborn, 'from the new chat');
+        });
+        await inSecond;
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SessionLeaseLostError);
+    // The refused turn did not release the other turn's lease either.
+    await expect(third.withSession('chat', () => undefined, { waitMs: 0 })).rejects.toBeInstanceOf(SessionBusyError);
+    finish();
+    await secondTurn;
+    expect(await subjects(await third.load('chat'))).toEqual(['from the new chat']);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('holds the event loop for a few milliseconds at most in a turn of a 1 MB session', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'toolbelt-file-store-block-'));
+    const store = createFileSessionStore({ dir });
+    // One large value that needs no escaping: its JSON is cheap, so what is measured is the store's own file work (a 1 MB write, link and read).
+    await store.withSession('big', (session) => session.setState('notes', { text: 'a line of notes. '.repeat(65_536) }));
+    expect((await stat(path.join(dir, 'big', 'v1.json'))).size).toBeGreaterThan(1_000_000);
+    const blocks: number[] = [];
+    for (let turn = 0; turn < 9; turn += 1) {
+      const { maxDelayMs } = await measureEventLoopBlock(() => store.withSession('big', (session) => session.approve(`turn ${turn}`)));
+      // The first turns pay for warming up (the first large allocations), not for the store.
+      if (turn >= 2) blocks.push(maxDelayMs);
+    }
+    blocks.sort((a, b) => a - b);
+    // A few milliseconds even with the machine's cores busy; the bound leaves room for a busier one and is still far below 20 ms.
+    expect(blocks[3]).toBeLessThan(12);
+    await rm(dir, { recursive: true, force: true });
   });
 });
