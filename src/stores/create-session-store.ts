@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTick, setTimeout as sleep } from 'node:timers/promises';
 import { SessionBusyError } from '../errors/session-busy-error.js';
 import { SessionLeaseLostError } from '../errors/session-lease-lost-error.js';
 import { SessionStoreError } from '../errors/session-store-error.js';
@@ -112,12 +112,16 @@ export function createSessionStore(backend: SessionStoreBackend, defaults: Sessi
     let released = false;
     try {
       const stored = leased ?? (await call('load', id, () => backend.read(id)));
+      // Parsing, copying and serialising a large session are each a long synchronous step: a
+      // turn of the event loop between them keeps any one block short.
+      await nextTick();
       session = stored.json === undefined ? createSession({ id }) : restoreSession(stored.json);
       const signal = options.signal === undefined ? lost.signal : AbortSignal.any([lost.signal, options.signal]);
       const result = await fn(session, { id, version: stored.version, signal });
       renewal.stop();
       if (lost.signal.aborted) throw lost.signal.reason;
       const json = session.toJSON();
+      await nextTick();
       const outcome = await call('save', id, () => backend.write(id, json, { expectedVersion: stored.version, leaseToken: token, ttlMs: turn.ttlMs, release: true }));
       if (!outcome.written) throw refusal(id, outcome, stored.version);
       released = outcome.released === true;
