@@ -3,8 +3,16 @@
  * tasks and 200 read snapshots: a turn that changes nothing, so the time is the store's
  * (lease, load, save, release). Beside it, the reference: the same load and save without a
  * lease (the JSON file the Next.js example used to write; a plain SELECT and UPDATE; GET and
- * SET), which is what a host pays without one-turn-at-a-time. Postgres and Redis are started
- * by the bench on free ports and skipped when not installed.
+ * SET), which is what a host pays without one-turn-at-a-time. For the file store, a row with
+ * the difference of the two medians: what the lease itself costs. Postgres and Redis are
+ * started by the bench on free ports and skipped when not installed.
+ *
+ * Then the file store with a 1 MB session, twice: one large text (cheap JSON, so the time is
+ * the store's file work) and 9,000 read snapshots (many small objects, so the time is the
+ * session's own copying and JSON, which every store pays); with the longest event-loop block
+ * of a turn, which the synchronous file calls must keep far below 20 ms.
+ *
+ *   node --import tsx -e "await (await import('./test/bench/stores.ts')).run()"
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -16,10 +24,13 @@ import { createPostgresSessionStore } from '../../adapters/postgres/index.js';
 import { createRedisSessionStore } from '../../adapters/redis/index.js';
 import { createFileSessionStore, createSession, createTaskListTools, restoreSession, runTool, type Session, type SessionJSON, type SessionStore } from '../../src/index.js';
 import { POSTGRES_MISSING, REDIS_MISSING, startPostgres, startRedis } from '../stores/servers.js';
-import { compare, ms, printTable, ratio, record, verdict } from './harness.js';
+import { measureEventLoopBlock } from '../support/event-loop.js';
+import { compare, median, ms, printTable, ratio, record, verdict } from './harness.js';
 
 const TARGETS = { file: 2, Postgres: 5, Redis: 3 } as const;
-const RUNS = { warmup: 10, runs: 51 };
+const RUNS = { warmup: 20, runs: 201 };
+/** Turns of a 1 MB session, after two of warm-up. */
+const LARGE_RUNS = 21;
 
 /** A session of the size the target names: 50 tasks and 200 read snapshots. */
 async function benchSession(id: string): Promise<Session> {
@@ -36,7 +47,7 @@ async function benchSession(id: string): Promise<Session> {
 }
 
 /** Times an empty turn against `reference`, a plain load and save of the same JSON from where `seed` put it. */
-async function measure(name: keyof typeof TARGETS, store: SessionStore, seed: (json: string) => Promise<unknown>, reference: () => Promise<void>): Promise<string[]> {
+async function measure(name: keyof typeof TARGETS, store: SessionStore, seed: (json: string) => Promise<unknown>, reference: () => Promise<void>): Promise<string[][]> {
   const id = `bench-${randomUUID()}`;
   const session = await benchSession(id);
   await store.save(session);
@@ -44,7 +55,36 @@ async function measure(name: keyof typeof TARGETS, store: SessionStore, seed: (j
   await seed(json);
   const result = await compare(() => store.withSession(id, () => undefined), reference, RUNS);
   record({ suite: 'session stores', case: `withSession, ${name}`, ours: ms(result.ours), reference: ms(result.reference), ratio: ratio(result.ratio), target: `≤ ${TARGETS[name]} ms`, verdict: verdict(result.ours, TARGETS[name]) });
-  return [name, `${(json.length / 1024).toFixed(0)} KB`, ms(result.ours), ms(result.reference), ratio(result.ratio), `≤ ${TARGETS[name]} ms`, verdict(result.ours, TARGETS[name])];
+  const size = `${(json.length / 1024).toFixed(0)} KB`;
+  const rows = [[name, size, ms(result.ours), ms(result.reference), ratio(result.ratio), `≤ ${TARGETS[name]} ms`, verdict(result.ours, TARGETS[name])]];
+  if (name === 'file') rows.push(['file, the lease alone', size, ms(result.ours - result.reference), '-', '-', '-', '-']);
+  return rows;
+}
+
+/** A 1 MB session: one large text, or many small read snapshots. */
+function largeSession(id: string, shape: 'text' | 'snapshots'): Session {
+  const session = createSession({ id });
+  if (shape === 'text') session.setState('notes', { text: 'a line of notes. '.repeat(65_536) });
+  else session.setState('files.reads', Object.fromEntries(Array.from({ length: 9_000 }, (_, index) => [`/work/project/src/module-${index}/index.ts`, { mtimeMs: 1_700_000_000_000 + index, size: 1000 + index, whole: true }])));
+  return session;
+}
+
+/** Turns of a 1 MB session in the file store: the median time and the median of each turn's longest event-loop block. */
+async function measureLarge(dir: string, shape: 'text' | 'snapshots'): Promise<string[]> {
+  const store = createFileSessionStore({ dir });
+  const session = largeSession(shape, shape);
+  await store.save(session);
+  const times: number[] = [];
+  const blocks: number[] = [];
+  for (let turn = 0; turn < LARGE_RUNS + 2; turn += 1) {
+    const { maxDelayMs, elapsedMs } = await measureEventLoopBlock(() => store.withSession(shape, () => undefined));
+    if (turn < 2) continue;
+    times.push(elapsedMs);
+    blocks.push(maxDelayMs);
+  }
+  await store.close();
+  const label = shape === 'text' ? 'one large text' : '9,000 read snapshots';
+  return [`file, ${label}`, `${(JSON.stringify(session).length / 1e6).toFixed(2)} MB`, ms(median(times)), ms(median(blocks)), shape === 'text' ? 'far below 20 ms' : '-'];
 }
 
 export async function run(): Promise<void> {
@@ -54,13 +94,18 @@ export async function run(): Promise<void> {
   const fileStore = createFileSessionStore({ dir: path.join(folder, 'sessions') });
   const plain = path.join(folder, 'plain.json');
   rows.push(
-    await measure('file', fileStore, (json) => writeFile(plain, json), async () => {
+    ...await measure('file', fileStore, (json) => writeFile(plain, json), async () => {
       const session = restoreSession(await readFile(plain, 'utf8'));
       await writeFile(`${plain}.tmp`, JSON.stringify(session));
       await rename(`${plain}.tmp`, plain);
     }),
   );
   await fileStore.close();
+  const large = [
+    ['store', 'session', 'withSession', 'longest event-loop block', 'target'],
+    await measureLarge(path.join(folder, 'large'), 'text'),
+    await measureLarge(path.join(folder, 'large'), 'snapshots'),
+  ];
   await rm(folder, { recursive: true, force: true });
 
   if (POSTGRES_MISSING === undefined) {
@@ -70,7 +115,7 @@ export async function run(): Promise<void> {
     pool.on('error', () => undefined); // a connection still closing when the server stops
     await pool.query('CREATE TABLE plain_sessions (id text PRIMARY KEY, payload jsonb)');
     rows.push(
-      await measure('Postgres', store, (json) => pool.query(`INSERT INTO plain_sessions VALUES ('x', $1::jsonb)`, [json]), async () => {
+      ...await measure('Postgres', store, (json) => pool.query(`INSERT INTO plain_sessions VALUES ('x', $1::jsonb)`, [json]), async () => {
         const { rows: found } = await pool.query<{ payload: SessionJSON }>('SELECT payload FROM plain_sessions WHERE id = $1', ['x']);
         const session = restoreSession(found[0]!.payload);
         await pool.query('UPDATE plain_sessions SET payload = $2::jsonb WHERE id = $1', ['x', JSON.stringify(session)]);
@@ -89,7 +134,7 @@ export async function run(): Promise<void> {
     const client = createClient({ url: server.url });
     await client.connect();
     rows.push(
-      await measure('Redis', store, (json) => client.set('plain', json), async () => {
+      ...await measure('Redis', store, (json) => client.set('plain', json), async () => {
         const session = restoreSession((await client.get('plain'))!);
         await client.set('plain', JSON.stringify(session));
       }),
@@ -102,4 +147,6 @@ export async function run(): Promise<void> {
   }
 
   printTable(rows);
+  console.log('');
+  printTable(large);
 }
