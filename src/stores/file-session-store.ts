@@ -242,7 +242,9 @@ class FileBackend implements SessionStoreBackend {
     }
     this.#removeBelow(folder, scan.names, 'version', version);
     if (options.release === true && token !== undefined) {
-      await this.release(id, token);
+      // The lease was checked above, with no wait since: mark it released without reading it again.
+      this.#held.delete(token);
+      this.#markReleased(folder, scan.lease);
       return { written: true, version, released: true };
     }
     return { written: true, version };
@@ -314,9 +316,13 @@ class FileBackend implements SessionStoreBackend {
     if (held === undefined) return;
     // Only our own generation: after a delete, the same number may be someone else's lease.
     if (this.#readLease(folder, held.generation)?.token !== token) return;
-    // Marking our generation released is harmless even if a newer one exists: only the highest counts.
+    this.#markReleased(folder, held.generation);
+  }
+
+  /** Creates the empty `lease-<generation>.released`; harmless if a newer generation exists, as only the highest counts. */
+  #markReleased(folder: string, generation: number): void {
     try {
-      closeSync(openSync(path.join(folder, `lease-${held.generation}.released`), 'wx', 0o600));
+      closeSync(openSync(path.join(folder, `lease-${generation}.released`), 'wx', 0o600));
     } catch (error) {
       if (!isCode(error, 'EEXIST') && !isCode(error, 'ENOENT')) throw error;
     }
