@@ -8,6 +8,13 @@ import type { Workspace } from '../../workspace/workspace.js';
 export const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** At most this many spill files are kept (the newest). */
 export const SPILL_MAX_FILES = 20;
+/**
+ * Bytes a spill file may have queued before the command is made to wait. A file stream's own
+ * mark (16 KiB) is below one pipe read (64 KiB), so waiting on it paused the command after
+ * every chunk: a third of a 1 GB flood's time went to those round trips. Queued writes are
+ * written together (`writev`), so a deeper queue also means fewer, larger writes.
+ */
+const SPILL_QUEUE_BYTES = 1024 * 1024;
 
 /**
  * A file in `.toolbelt/output/` that receives a command's whole output while it arrives, so
@@ -64,7 +71,8 @@ export class SpillFile {
     if (this.truncated) {
       more = this.#stream.write(`\n[… the output went on; this file stops at ${this.#maxCharacters.toLocaleString('en-US')} characters]\n`) && more;
     }
-    if (more || this.#error !== undefined) return undefined;
+    // `drain` follows only a write that returned false, so only then is there something to wait for.
+    if (more || this.#error !== undefined || this.#stream.writableLength < SPILL_QUEUE_BYTES) return undefined;
     return new Promise<void>((resolve) => {
       const done = () => {
         this.#stream.off('drain', done);
