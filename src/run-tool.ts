@@ -74,15 +74,17 @@ export async function prepareToolCall(
     return { status: 'done', result: { text: formatInputError(tool.name, parsed.error), isError: true } };
   }
   const input = parsed.data as Record<string, unknown>;
+  const decide = () => decideApproval(tool, input, { session: options.session, mode: options.mode, overrides: options.needsApproval });
+  // A tool whose execute applies its own policy needs the check only before a person is asked
+  // (or a refusal is due, so that the policy's text still wins over the mode's).
+  const skipPolicy = tool.executeChecksPolicy === true;
+  const early = skipPolicy && !options.approved ? await decide() : undefined;
+  if (skipPolicy && (options.approved || early?.type === 'run')) return { status: 'ready', input };
   const refusal = await tool.checkPolicy?.(input, { session: options.session });
   if (refusal !== undefined) return { status: 'done', result: { text: refusal, isError: true } };
   if (options.approved) return { status: 'ready', input };
 
-  const verdict = await decideApproval(tool, input, {
-    session: options.session,
-    mode: options.mode,
-    overrides: options.needsApproval,
-  });
+  const verdict = early ?? (await decide());
   if (verdict.type === 'refuse') return { status: 'done', result: { text: verdict.text, isError: true } };
   if (verdict.type === 'run') return { status: 'ready', input };
   return { status: 'needs-approval', input, request: approvalRequest(tool, input, options.toolCallId ?? '') };

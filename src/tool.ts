@@ -101,6 +101,16 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
     input: z.output<Schema>,
     context: { session: Session },
   ) => string | undefined | Promise<string | undefined>;
+  /**
+   * `execute` refuses everything `checkPolicy` would, with the same text, whenever
+   * `checkPolicy` has not passed for that input object first: `checkPolicy` is there only so
+   * that nobody approves a call that would be refused. {@link runTool} then calls it only when
+   * a person is to be asked, or the approval mode refuses the call anyway (so the policy's
+   * refusal still comes first); a call that runs unasked goes straight to `execute`. The
+   * file tools of a remote workspace set it: their policy check is a round trip to the box,
+   * and `execute` runs it there in the same request.
+   */
+  readonly executeChecksPolicy?: boolean;
   /** One line for an approval prompt, e.g. `Run: npm test`. Defaults to the tool name and its JSON input. */
   readonly describeCall?: (input: z.output<Schema>) => string;
   /**

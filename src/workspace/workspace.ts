@@ -109,6 +109,7 @@ export class Workspace {
       readsLocalDisk: this.open === Workspace.prototype.open && this.readFile === Workspace.prototype.readFile,
       listsLocalDisk: this.list === Workspace.prototype.list && this.lstatOrUndefined === Workspace.prototype.lstatOrUndefined,
       spawnsLocally: this.spawn === Workspace.prototype.spawn,
+      runsFileToolsInPlace: false,
     };
   }
 
@@ -456,6 +457,12 @@ export interface WorkspaceCapabilities {
   readonly listsLocalDisk: boolean;
   /** `spawn` starts programs on this machine: host-side sandboxes (`bwrap`) and probes apply. */
   readonly spawnsLocally: boolean;
+  /**
+   * The workspace runs the file tools' steps next to its files, one round trip a call (a
+   * remote workspace, whose box runs the same tools; see `RunsFileToolsInPlace` in
+   * `collections/files/in-box.ts`). The file collections then hand each call to it.
+   */
+  readonly runsFileToolsInPlace: boolean;
 }
 
 /** Marks a workspace whose root is on another machine; see the {@link Workspace} constructor. */

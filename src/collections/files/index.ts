@@ -7,6 +7,7 @@ import { createApplyPatchTool } from './apply-patch/tool.js';
 import { createCreateFileTool } from './create-file.js';
 import { createDeleteFileTool } from './delete-file.js';
 import { createEditFileTool } from './edit-file.js';
+import { fileToolsInPlace, runToolsInPlace, stepOptions, undoInPlace } from './in-box.js';
 import { createMoveFileTool } from './move-file.js';
 import { READ_TOOLS_INSTRUCTIONS } from './read-descriptions.js';
 import { createReadTools, validateReadToolsOptions, type ReadToolsOptions } from './read-tools.js';
@@ -78,7 +79,7 @@ export type FileToolCollection = ToolCollection & {
 export function createFileTools(options: FileToolsOptions): FileToolCollection {
   const resolved = validateFileToolsOptions(options);
   const context: WriteToolsContext = { workspace: resolved.workspace, keepBackups: resolved.keepBackups, maxLineLength: resolved.maxLineLength };
-  const tools = [
+  const localTools = [
     ...createReadTools(options),
     createCreateFileTool(context),
     createWriteFileTool(context),
@@ -87,6 +88,9 @@ export function createFileTools(options: FileToolsOptions): FileToolCollection {
     createDeleteFileTool(context),
     ...(resolved.applyPatch ? [createApplyPatchTool(context)] : []),
   ];
+  // A workspace that runs the file tools next to its files (a remote box) gets each call as one step there.
+  const runner = fileToolsInPlace(resolved.workspace);
+  const tools = runner === undefined ? localTools : runToolsInPlace(localTools, stepOptions(options), resolved.workspace, runner);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   let nativeApplyPatch: ToolDefinition<any> | undefined;
   return {
@@ -106,7 +110,7 @@ export function createFileTools(options: FileToolsOptions): FileToolCollection {
       if (!context.keepBackups) {
         throw new TypeError('Undo needs backups: create the file tools with the `keepBackups` option set to true (createFileTools({ workspace, keepBackups: true })).');
       }
-      return undoLastUnit(session, context.workspace);
+      return runner === undefined ? undoLastUnit(session, context.workspace) : undoInPlace(session, context.workspace, runner, stepOptions(options));
     },
   };
 }

@@ -25,10 +25,17 @@ export interface ReadCoverage {
   readonly reachedEnd: boolean;
 }
 
-const STATE_KEY = 'files.reads';
+/** The session state key of the read snapshots (`session.state(READ_STATE_KEY, …)`). */
+export const READ_STATE_KEY = 'files.reads';
+const STATE_KEY = READ_STATE_KEY;
 
 function reads(session: Session): Record<string, ReadSnapshot> {
   return session.state<Record<string, ReadSnapshot>>(STATE_KEY, () => ({}));
+}
+
+/** Every snapshot the session holds, by canonical path (the remote file tools send those under one root). */
+export function readSnapshots(session: Session): Readonly<Record<string, ReadSnapshot>> {
+  return reads(session);
 }
 
 /**

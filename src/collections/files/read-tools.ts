@@ -1,6 +1,7 @@
 import type { ToolCollection, ToolDefinition } from '../../tool.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { createFindFilesTool } from './find-files.js';
+import { fileToolsInPlace, runToolsInPlace, stepOptions } from './in-box.js';
 import { createListDirectoryTool } from './list-directory.js';
 import { READ_TOOLS_INSTRUCTIONS } from './read-descriptions.js';
 import { createReadFileTool } from './read-file.js';
@@ -193,7 +194,10 @@ export function createReadTools(options: ReadToolsOptions): ToolDefinition<any>[
  * const files = createReadOnlyFileTools({ workspace: new Workspace('/path/to/repo') });
  */
 export function createReadOnlyFileTools(options: ReadToolsOptions): ToolCollection {
-  return { name: 'files', tools: createReadTools(options), instructions: READ_TOOLS_INSTRUCTIONS };
+  const tools = createReadTools(options);
+  // A workspace that runs the file tools next to its files (a remote box) gets each call as one step there.
+  const runner = fileToolsInPlace(options.workspace);
+  return { name: 'files', tools: runner === undefined ? tools : runToolsInPlace(tools, stepOptions(options), options.workspace, runner), instructions: READ_TOOLS_INSTRUCTIONS };
 }
 
 function describeValue(value: unknown): string {

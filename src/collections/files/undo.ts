@@ -53,7 +53,9 @@ export interface UndoResult {
 /** Units (prompts) the undo record keeps per workspace; older ones are dropped. */
 export const MAX_UNDO_UNITS = 100;
 
-const STATE_KEY = 'files.undo';
+/** The session state key of the undo records, one per workspace root. */
+export const UNDO_STATE_KEY = 'files.undo';
+const STATE_KEY = UNDO_STATE_KEY;
 
 interface UndoRecord {
   /** Oldest first; the last one receives new changes. */
@@ -67,6 +69,16 @@ function undoRecord(session: Session, workspace: Workspace): UndoRecord {
   const record = all[workspace.root]!;
   if (record.units.length === 0) record.units.push([]);
   return record;
+}
+
+/**
+ * The session's undo record for the workspace's root, as plain data; with `replacement`, puts
+ * that record in its place first (the remote file tools run undo in the box and bring the
+ * record back).
+ */
+export function undoRecordOf(session: Session, workspace: Workspace, replacement?: unknown): unknown {
+  if (replacement !== undefined) session.state<Record<string, UndoRecord>>(STATE_KEY, () => ({}))[workspace.root] = replacement as UndoRecord;
+  return undoRecord(session, workspace);
 }
 
 /** Adds a change to the current unit. */

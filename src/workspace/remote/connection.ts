@@ -48,6 +48,7 @@ export class RemoteConnection {
   #closing = false;
   #stderr = '';
   #head = Buffer.alloc(0);
+  #requests = 0;
 
   constructor(transport: Transport, description: string, options: { requestTimeoutMs?: number } = {}) {
     this.description = description;
@@ -105,6 +106,11 @@ export class RemoteConnection {
     return this.#lost;
   }
 
+  /** Requests sent so far (the handshake included): what one tool call costs, for tests and diagnostics. */
+  get requestCount(): number {
+    return this.#requests;
+  }
+
   /** The last characters the channel wrote to stderr. */
   get stderr(): string {
     return this.#stderr.trim();
@@ -131,6 +137,7 @@ export class RemoteConnection {
     options: { timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<RemoteRequests[M][1]> {
     if (this.#lost !== undefined) throw this.#lost;
+    this.#requests += 1;
     const timeoutMs = options.timeoutMs ?? this.#requestTimeoutMs;
     const cancellation = new CancellationTokenSource();
     let timer: NodeJS.Timeout | undefined;

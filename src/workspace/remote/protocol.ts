@@ -10,6 +10,7 @@
  * protocol reaches nothing the local workspace cannot. Bytes travel as base64 strings.
  */
 import type { PathErrorReason } from '../../errors/path-error.js';
+import type { FileToolStep, FileUndoStep, SessionChanges, SessionSlice, StepOutcome, StepProgress } from '../../collections/files/in-box.js';
 
 /** Sent in the handshake by both ends; a different name is not this protocol. */
 export const PROTOCOL_NAME = 'agent-toolbelt-workspace';
@@ -18,7 +19,7 @@ export const PROTOCOL_NAME = 'agent-toolbelt-workspace';
  * The protocol version. Both ends must speak the same one: a server that answers with another
  * is refused with a message naming both, so an old package in the box is found at connect time.
  */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** `fs.Stats` as numbers; the caller rebuilds a `Stats`-shaped object from it. */
 export interface WireStats {
@@ -108,6 +109,24 @@ export interface WireSearchRequest {
   readonly options: Readonly<Record<string, unknown>>;
 }
 
+/** Progress of a step, as `tools/progress` carries it. */
+export type StepProgressWire = StepProgress;
+/** A file tool's step, run in the box by the same collection code (`tools/run`; see `in-box.ts`). */
+export type WireToolRun = FileToolStep;
+/** The part of the caller's session a step reads. */
+export type WireSessionSlice = SessionSlice;
+/** What a step did to the session, for the caller to replay. */
+export type WireSessionChanges = SessionChanges;
+/** How a step ended: as {@link StepOutcome}, with a thrown error as a JSON-RPC error's `code`, `message` and `data`. */
+export type WireToolOutcome =
+  | Exclude<StepOutcome, { readonly type: 'thrown' }>
+  | { readonly type: 'error'; readonly code: number; readonly message: string; readonly data?: unknown };
+/** The answer to `tools/run` and `tools/undo`. */
+export interface WireStepAnswer {
+  readonly outcome: WireToolOutcome;
+  readonly changes: WireSessionChanges;
+}
+
 /** A job started in the box: it outlives the connection (see `box-jobs.ts`). */
 export interface WireJob {
   readonly id: string;
@@ -157,6 +176,10 @@ export interface RemoteRequests {
   /** `id` is the caller's own number for the process, so output that arrives before the answer has a home. */
   /** search_files' engine, run in the box (see `SearchesInPlace`); answered with its outcome. */
   readonly 'files/search': [WireSearchRequest, unknown];
+  /** A file tool's policy check or its whole execution, in the box: one request per tool call (see {@link WireToolRun}). */
+  readonly 'tools/run': [WireToolRun & { readonly progressId?: number }, WireStepAnswer];
+  /** `files.undo(session)` in the box, with the session's undo record for the root. */
+  readonly 'tools/undo': [FileUndoStep, WireStepAnswer];
   readonly 'process/spawn': [SpawnParams & { readonly id: number }, SpawnResult];
   readonly 'process/stop': [{ readonly id: number; readonly signal: string }, null];
   readonly 'process/release': [{ readonly id: number }, null];
@@ -181,6 +204,8 @@ export interface RemoteNotifications {
   readonly 'process/end': { readonly id: number; readonly stream: 'stdout' | 'stderr' };
   /** Server → caller: the main process ended, or never started (`startError`). */
   readonly 'process/exit': { readonly id: number; readonly exitCode: number | null; readonly signal: string | null; readonly startError?: string };
+  /** Server → caller: progress of a `tools/run` step (already coalesced in the box). */
+  readonly 'tools/progress': { readonly id: number; readonly update: StepProgressWire };
   /** Caller → server: this many bytes of a stream were consumed (back-pressure credit). */
   readonly 'process/ack': { readonly id: number; readonly stream: 'stdout' | 'stderr'; readonly bytes: number };
 }
@@ -209,6 +234,8 @@ export const RemoteErrorCode = {
   version: 1003,
   /** Anything else the server could not do (a bug, reported with its message). */
   failed: 1004,
+  /** An expected failure a tool threw (a `ToolError`); `data` is `{ data?: unknown }`, the error's own data. */
+  tool: 1005,
 } as const;
 
 /** `data` of a {@link RemoteErrorCode.path} error. */

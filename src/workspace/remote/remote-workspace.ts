@@ -7,7 +7,11 @@ import type { RemoteConnection } from './connection.js';
 import type { SearchOutcome, SearchRequest } from '../../collections/files/search-runner.js';
 import { OPEN_PREFETCH_BYTES, type InitializeResult, type SpawnParams, type WireJob, type WireSearchRequest } from './protocol.js';
 import { RemoteProcesses } from './remote-process.js';
-import { decodeDirent, decodeStats } from './wire-values.js';
+import { decodeDirent, decodeStats, decodeError } from './wire-values.js';
+import { ResponseError } from 'vscode-jsonrpc/node';
+import type { FileToolStep, FileUndoStep, StepAnswer, StepProgress } from '../../collections/files/in-box.js';
+import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../collections/files/read-tools.js';
+import { RemoteErrorCode, type WireStepAnswer } from './protocol.js';
 
 /**
  * Background jobs that live in the box of a {@link RemoteWorkspace}, keyed by session id: a
@@ -37,6 +41,9 @@ export class RemoteWorkspace extends Workspace {
   readonly #connection: RemoteConnection;
   readonly #info: InitializeResult;
   readonly #processes: RemoteProcesses;
+  /** Listeners of `tools/run` steps that report progress, by the id sent with the step. */
+  readonly #progress = new Map<number, (update: StepProgress) => void>();
+  #nextProgressId = 1;
   /** Background jobs in the box (see {@link WorkspaceJobs}). */
   readonly jobs: WorkspaceJobs;
 
@@ -46,6 +53,7 @@ export class RemoteWorkspace extends Workspace {
     this.#connection = connection;
     this.#info = info;
     this.#processes = new RemoteProcesses(connection);
+    connection.onNotification('tools/progress', ({ id, update }) => this.#progress.get(id)?.(update));
     this.jobs = {
       start: (sessionId, options) => connection.request('jobs/start', { sessionId, label: options.label, spawn: options.spawn, maxRuntimeMs: options.maxRuntimeMs }),
       list: (sessionId) => connection.request('jobs/list', { sessionId }),
@@ -62,12 +70,17 @@ export class RemoteWorkspace extends Workspace {
   }
 
   override get capabilities(): WorkspaceCapabilities {
-    return { readsLocalDisk: false, listsLocalDisk: false, spawnsLocally: false };
+    return { readsLocalDisk: false, listsLocalDisk: false, spawnsLocally: false, runsFileToolsInPlace: true };
   }
 
   /** What the box told at connect time: its Node.js, platform, programs, server version. */
   get box(): InitializeResult {
     return this.#info;
+  }
+
+  /** Requests sent to the box so far, the handshake included: a file tool call costs one. For tests and diagnostics. */
+  get requestCount(): number {
+    return this.#connection.requestCount;
   }
 
   /** The reason the connection is gone, or `undefined` while it works. */
@@ -230,7 +243,43 @@ export class RemoteWorkspace extends Workspace {
     return (await this.#connection.request('files/search', wire, { signal: request.signal, timeoutMs: request.options.searchTimeoutMs + 30_000 })) as SearchOutcome;
   }
 
+  /**
+   * Runs one file tool step in the box (the `RunsFileToolsInPlace` capability the file
+   * collections look for): the box's server runs the same tool over its local workspace, so a
+   * tool call is this one request. Cancelling `signal` cancels it there; progress the tool
+   * reports comes back as notifications before the answer.
+   */
+  async runFileToolStep(step: FileToolStep, options: { readonly signal?: AbortSignal; readonly onProgress?: (update: StepProgress) => void } = {}): Promise<StepAnswer> {
+    const progressId = options.onProgress === undefined ? undefined : this.#nextProgressId++;
+    if (progressId !== undefined) this.#progress.set(progressId, options.onProgress!);
+    // A search stops at its own timeout in the box; its request waits a little longer than that.
+    const searchTimeoutMs = step.tool === 'search_files' ? Number(step.options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS) + 30_000 : undefined;
+    try {
+      const answer = await this.#connection.request('tools/run', progressId === undefined ? step : { ...step, progressId }, {
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(searchTimeoutMs === undefined ? {} : { timeoutMs: searchTimeoutMs }),
+      });
+      return decodeAnswer(answer);
+    } finally {
+      if (progressId !== undefined) this.#progress.delete(progressId);
+    }
+  }
+
+  /** Runs `files.undo(session)` in the box, in one request. */
+  async undoFileToolsInPlace(step: FileUndoStep): Promise<StepAnswer> {
+    return decodeAnswer(await this.#connection.request('tools/undo', step));
+  }
+
   override spawn(file: string, args: readonly string[], options: SpawnProcessOptions): SpawnedProcess {
     return this.#processes.spawn(file, args, options);
   }
+}
+
+/** The box's answer with its error (if any) turned back into the error the local tool would have thrown. */
+function decodeAnswer(answer: WireStepAnswer): StepAnswer {
+  const { outcome } = answer;
+  if (outcome.type !== 'error') return answer as StepAnswer;
+  // A bug in the box reads as it would locally, without the "could not do it" wrapping of a failed primitive.
+  const error = outcome.code === RemoteErrorCode.failed ? new Error(outcome.message) : decodeError(new ResponseError(outcome.code, outcome.message, outcome.data));
+  return { changes: answer.changes, outcome: { type: 'thrown', error } };
 }

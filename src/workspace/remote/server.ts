@@ -5,6 +5,9 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter, Resp
 import { compileGlob, globForWorker } from '../../collections/files/find-files.js';
 import { validateReadToolsOptions, type ReadToolsOptions } from '../../collections/files/read-tools.js';
 import { runSearch } from '../../collections/files/search-runner.js';
+import { FileToolRunner } from '../../collections/files/in-box-runner.js';
+import type { StepAnswer } from '../../collections/files/in-box.js';
+import type { ProgressUpdate } from '../../progress.js';
 import { bwrapArguments, findExecutable } from '../../collections/shell/sandbox.js';
 import type { SpawnedProcess } from '../spawn-process.js';
 import { Workspace } from '../workspace.js';
@@ -19,6 +22,8 @@ import {
   type RemoteNotifications,
   type RemoteRequests,
   type SpawnParams,
+  type StepProgressWire,
+  type WireStepAnswer,
 } from './protocol.js';
 import { encodeDirent, encodeError, encodeStats } from './wire-values.js';
 
@@ -61,6 +66,7 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
   }
   const connection = createMessageConnection(new StreamMessageReader(options.input), new StreamMessageWriter(options.output));
   const jobs = new BoxJobs(workspace, options.jobRunner);
+  const tools = new FileToolRunner(workspace);
   const handles = new Map<number, FileHandle>();
   const writers = new Map<number, Writable>();
   const processes = new Map<number, ServedProcess>();
@@ -220,6 +226,19 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
     });
   });
 
+  on('tools/run', async (params, token) => {
+    const controller = new AbortController();
+    token.onCancellationRequested(() => controller.abort());
+    const progress = params.progressId === undefined ? undefined : new ProgressCoalescer((update) => notify('tools/progress', { id: params.progressId!, update }));
+    try {
+      return encodeAnswer(await tools.run(params, { signal: controller.signal, ...(progress === undefined ? {} : { onProgress: progress.report }) }));
+    } finally {
+      // The last progress goes out before the answer, which follows it on the same stream.
+      progress?.flush();
+    }
+  });
+  on('tools/undo', async (params) => encodeAnswer(await tools.undo(params)));
+
   const sandboxed = async (params: SpawnParams): Promise<SpawnParams> => {
     const cwd = await jailed(params.cwd);
     if (bwrap === undefined) return { ...params, cwd };
@@ -291,4 +310,42 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
   });
   connection.listen();
   return { closed };
+}
+
+/** A step's answer for the wire: a thrown error as a JSON-RPC error's code, message and data. */
+function encodeAnswer(answer: StepAnswer): WireStepAnswer {
+  if (answer.outcome.type !== 'thrown') return answer as WireStepAnswer;
+  const error = encodeError(answer.outcome.error);
+  return { changes: answer.changes, outcome: { type: 'error', code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
+}
+
+/** Progress of one step is sent at most this often; the caller's reporter throttles further. */
+const PROGRESS_INTERVAL_MS = 100;
+/** Output characters one progress notification carries at most (the newest kept). */
+const MAX_PROGRESS_OUTPUT = 16_000;
+
+/** Gathers a step's progress updates and sends them together, at most every {@link PROGRESS_INTERVAL_MS}. */
+class ProgressCoalescer {
+  readonly #send: (update: StepProgressWire) => void;
+  #pending: { output?: string; message?: string; progress?: number; total?: number } | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(send: (update: StepProgressWire) => void) {
+    this.#send = send;
+  }
+
+  readonly report = (update: ProgressUpdate): void => {
+    const pending = (this.#pending ??= {});
+    const { output, ...status } = typeof update === 'string' ? { output: update } : update;
+    if (output !== undefined) pending.output = ((pending.output ?? '') + output).slice(-MAX_PROGRESS_OUTPUT);
+    Object.assign(pending, status);
+    this.#timer ??= setTimeout(() => this.flush(), PROGRESS_INTERVAL_MS);
+  };
+
+  flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#pending !== undefined) this.#send(this.#pending);
+    this.#pending = undefined;
+  }
 }

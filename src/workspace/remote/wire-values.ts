@@ -1,6 +1,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { PathError } from '../../errors/path-error.js';
+import { ToolError } from '../../errors/tool-error.js';
 import { RemoteErrorCode, type WireDirent, type WireEntryType, type WirePathError, type WireStats, type WireSystemError } from './protocol.js';
 
 /** `fs.Stats` → its numbers. */
@@ -77,13 +78,15 @@ export function decodeDirent(wire: WireDirent, parentPath: string): Dirent {
 
 /**
  * An error thrown by the box's workspace → a JSON-RPC error that keeps what the tools look
- * at: a {@link PathError}'s path and reason, a system error's `code` (`ENOENT`, `EEXIST`, …).
+ * at: a {@link PathError}'s path and reason, a {@link ToolError}'s message and data, a system
+ * error's `code` (`ENOENT`, `EEXIST`, …).
  */
 export function encodeError(error: unknown): ResponseError<unknown> {
   if (error instanceof ResponseError) return error;
   if (error instanceof PathError) {
     return new ResponseError<WirePathError>(RemoteErrorCode.path, error.message, { path: error.path, reason: error.reason });
   }
+  if (error instanceof ToolError) return new ResponseError(RemoteErrorCode.tool, error.message, error.data === undefined ? {} : { data: error.data });
   const message = error instanceof Error ? error.message : String(error);
   const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
   if (code !== undefined) {
@@ -102,6 +105,10 @@ export function decodeError(error: ResponseError<unknown>): Error {
   if (error.code === RemoteErrorCode.system) {
     const data = (error.data ?? {}) as WireSystemError;
     return Object.assign(new Error(error.message), data);
+  }
+  if (error.code === RemoteErrorCode.tool) {
+    const data = (error.data ?? {}) as { data?: unknown };
+    return new ToolError(error.message, data.data === undefined ? undefined : { data: data.data });
   }
   if (error.code === RemoteErrorCode.version) return Object.assign(new Error(error.message), { code: error.code });
   return new Error(`The workspace server could not do it: ${error.message}`);
