@@ -15,6 +15,13 @@ export interface EventLoopBlock<T> {
    * blocks reads about 0–2 ms on an idle machine; a 100 ms synchronous loop reads about 100.
    */
   readonly maxDelayMs: number;
+  /**
+   * The most CPU time this thread spent inside one such stretch, in milliseconds: the part of a
+   * block that is the call's own work (and garbage collection on this thread). On a machine
+   * shared with other busy processes a block also holds the time the thread waited for a core;
+   * this figure leaves that out, so it tells the two apart.
+   */
+  readonly maxBusyMs: number;
   /** Wall time of the call, in milliseconds. */
   readonly elapsedMs: number;
 }
@@ -38,13 +45,18 @@ const PROBE_INTERVAL_MS = 1;
  */
 export async function measureEventLoopBlock<T>(action: () => Promise<T> | T): Promise<EventLoopBlock<T>> {
   let maxGap = 0;
+  let maxBusy = 0;
   let last = performance.now();
+  let lastCpu = process.threadCpuUsage();
   let timer: NodeJS.Timeout | undefined;
   let stopping: (() => void) | undefined;
   const tick = (): void => {
     const now = performance.now();
+    const cpu = process.threadCpuUsage(lastCpu);
     maxGap = Math.max(maxGap, now - last);
+    maxBusy = Math.max(maxBusy, (cpu.user + cpu.system) / 1000);
     last = now;
+    lastCpu = process.threadCpuUsage();
     if (stopping) {
       stopping();
       return;
@@ -67,5 +79,5 @@ export async function measureEventLoopBlock<T>(action: () => Promise<T> | T): Pr
   if (!outcome.ok) throw outcome.error;
   // Node.js timers fire no sooner than 1 ms after they are set, so a gap's first
   // millisecond is the probe's own wait, not a block.
-  return { result: outcome.value, maxDelayMs: Math.max(0, maxGap - PROBE_INTERVAL_MS), elapsedMs };
+  return { result: outcome.value, maxDelayMs: Math.max(0, maxGap - PROBE_INTERVAL_MS), maxBusyMs: maxBusy, elapsedMs };
 }

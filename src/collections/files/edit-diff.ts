@@ -8,6 +8,7 @@
  */
 import type { EditSpans, NumberedLines } from './edit-text.js';
 import { DIFF_CONTEXT_LINES, equalRun, UnifiedDiffWriter, writeLinesDiff, type MAX_DIFF_CHARACTERS } from './line-diff.js';
+import { countLineBreaks } from './line-scan.js';
 import { formatCount } from './text.js';
 import { TimeSlicer } from './time-slice.js';
 
@@ -33,8 +34,7 @@ export interface EditSummary {
  * Reads the edit's spans once, in order, with forward-only line scanners over both texts
  * (no text is split whole), and returns what the reply and `data` need.
  */
-export async function summarizeEdit(path: string, before: string, after: string, spans: EditSpans, maxReplyLines: number): Promise<EditSummary> {
-  const slicer = new TimeSlicer();
+export async function summarizeEdit(path: string, before: string, after: string, spans: EditSpans, maxReplyLines: number, slicer = new TimeSlicer()): Promise<EditSummary> {
   const diff = await editDiff(path, before, after, spans, slicer);
   const ranges: { first: number; last: number }[] = [];
   const shown: NumberedLines[] = [];
@@ -56,7 +56,7 @@ export async function summarizeEdit(path: string, before: string, after: string,
   const reader = new LineReader(after);
   for (let index = 0; index < spans.count; index += 1) {
     if (slicer.due()) await slicer.pause();
-    const start = spans.newStarts[index]!;
+    const start = spans.newStart(index);
     const end = start + spans.replacementLength;
     const first = lines.lineOf(start) + 1;
     const last = end > start ? lines.lineOf(end - 1) + 1 : first;
@@ -68,7 +68,7 @@ export async function summarizeEdit(path: string, before: string, after: string,
     // Further replacements on the same last line change nothing here: skip them at once.
     const lineBreak = lines.currentLineBreak();
     const reach = Math.max(0, spans.replacementLength - 1);
-    index = lineBreak === -1 ? spans.count : firstAbove(spans.newStarts, index + 1, spans.count, lineBreak - reach) - 1;
+    index = lineBreak === -1 ? spans.count : firstAbove((at) => spans.newStart(at), index + 1, spans.count, lineBreak - reach) - 1;
   }
   close();
   return { diff, ranges, shown, changedLines };
@@ -90,7 +90,7 @@ async function editDiff(path: string, before: string, after: string, spans: Edit
   let shift = 0;
   const flush = async (): Promise<void> => {
     if (stretch === undefined) return;
-    const gap = await countBreaks(before, written, stretch.oldStart, slicer);
+    const gap = await countLineBreaks(before, written, stretch.oldStart, slicer);
     const run = gapRun(before, written, stretch.oldStart, gap);
     writer.equal(gap, run.first, run.last);
     const oldText = before.slice(stretch.oldStart, stretch.oldEnd);
@@ -102,8 +102,8 @@ async function editDiff(path: string, before: string, after: string, spans: Edit
   };
   for (let index = 0; index < spans.count && !writer.cut; index += 1) {
     if (slicer.due()) await slicer.pause();
-    const oldStart = spans.oldStarts[index]!;
-    const oldEnd = spans.oldEnds[index]!;
+    const oldStart = spans.oldStart(index);
+    const oldEnd = spans.oldEnd(index);
     // Whole lines around the match: the text before its start and after its end is the same in both.
     const lineStart = starts.lineStartOf(oldStart);
     const lineEnd = ends.lineEndAfter(oldEnd);
@@ -121,10 +121,10 @@ async function editDiff(path: string, before: string, after: string, spans: Edit
     }
     shift = endShift;
     // Replacements that end inside the stretch's lines add nothing to it: skip them at once.
-    const next = firstAbove(spans.oldEnds, index + 1, spans.count, stretch.oldEnd - 1);
+    const next = firstAbove((at) => spans.oldEnd(at), index + 1, spans.count, stretch.oldEnd - 1);
     if (next > index + 1) {
       const last = next - 1;
-      shift = spans.newStarts[last]! + spans.replacementLength - spans.oldEnds[last]!;
+      shift = spans.newStart(last) + spans.replacementLength - spans.oldEnd(last);
       stretch.endShift = shift;
       stretch.replacements += next - index - 1;
       index = last;
@@ -133,7 +133,7 @@ async function editDiff(path: string, before: string, after: string, spans: Edit
   await flush();
   // Past the size limit only the count of replacements left out is worth the time.
   if (writer.cut) return writer.finish(`it shows ${formatCount(shownReplacements)} of the ${formatCount(spans.count)} replacements`);
-  const tail = await countBreaks(before, written, before.length, slicer);
+  const tail = await countLineBreaks(before, written, before.length, slicer);
   const tailLines = tail + (written < before.length && !before.endsWith('\n') ? 1 : 0);
   const run = gapRun(before, written, before.length, tailLines);
   writer.equal(tailLines, run.first, run.last);
@@ -186,25 +186,16 @@ class LineScanner {
   }
 }
 
-/** The first index in `from … to - 1` whose value in the ascending `values` is above `limit`, or `to`. */
-function firstAbove(values: Int32Array, from: number, to: number, limit: number): number {
+/** The first index in `from … to - 1` whose value in the ascending `valueAt` is above `limit`, or `to`. */
+function firstAbove(valueAt: (index: number) => number, from: number, to: number, limit: number): number {
   let low = from;
   let high = to;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (values[middle]! > limit) high = middle;
+    if (valueAt(middle) > limit) high = middle;
     else low = middle + 1;
   }
   return low;
-}
-
-async function countBreaks(text: string, from: number, to: number, slicer: TimeSlicer): Promise<number> {
-  let count = 0;
-  for (let index = text.indexOf('\n', from); index !== -1 && index < to; index = text.indexOf('\n', index + 1)) {
-    count += 1;
-    if (slicer.due()) await slicer.pause();
-  }
-  return count;
 }
 
 /**

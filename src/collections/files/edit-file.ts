@@ -8,11 +8,12 @@ import { closestLines, replaceExactText, type NumberedLines } from './edit-text.
 import { recordWrite } from './read-state.js';
 import { decodeTextFile, encodeTextFile } from './text-file.js';
 import { formatBytes, plural } from './text.js';
+import { TimeSlicer } from './time-slice.js';
 import { recordChange } from './undo.js';
 import { EDIT_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
 import {
   backupBeforeChange,
-  contentHash,
+  contentHashInSlices,
   formatNumberedLines,
   lineRange,
   refusePrivate,
@@ -66,13 +67,15 @@ export function createEditFileTool(context: WriteToolsContext) {
         if (stats === undefined) throw new ToolError(`\`${shown}\` no longer exists. Check the path with find_files.`);
         refuseOversize(stats, shown);
         const bytes = await workspace.readFile(resolved.absolute);
-        const decoded = decodeTextFile(bytes);
+        // One time budget for the whole call: each step pauses when the slice it shares is used up.
+        const slicer = new TimeSlicer();
+        const decoded = await decodeTextFile(bytes, slicer);
         if ('problem' in decoded) {
           throw new ToolError(`\`${shown}\` is not UTF-8 text (${decoded.problem}), so edit_file cannot change it without damaging it. Leave it as it is or ask the user.`);
         }
         requireFreshRead(session, resolved.absolute, stats, shown, { toolName: 'edit_file', whole: false });
 
-        const outcome = await replaceExactText(decoded.text, input.old_string, input.new_string, input.replace_all ?? false);
+        const outcome = await replaceExactText(decoded.text, input.old_string, input.new_string, input.replace_all ?? false, slicer);
         if (outcome.type === 'ambiguous') {
           throw new ToolError(
             `old_string occurs ${plural(outcome.occurrences, 'time')} in \`${shown}\`, so edit_file did not know which one to change. Add surrounding lines to old_string until it occurs exactly once, or set replace_all to true to change every occurrence.`,
@@ -80,7 +83,7 @@ export function createEditFileTool(context: WriteToolsContext) {
         }
         if (outcome.type === 'not-found') throw new ToolError(notFoundMessage(decoded.text, input.old_string, shown, context.maxLineLength));
 
-        const newBytes = encodeTextFile(outcome.text, decoded.bom);
+        const newBytes = await encodeTextFile(outcome.text, decoded.bom, slicer);
         if (newBytes.equals(bytes)) {
           // Only line breaks differed, and they are written in the file's own ending.
           return { text: `\`${shown}\` already reads that way (old_string and new_string differ only in line endings); nothing was written.`, data: { path: shown, replacements: 0 } };
@@ -89,9 +92,9 @@ export function createEditFileTool(context: WriteToolsContext) {
         await workspace.writeFileAtomic(resolved.absolute, newBytes);
         const after = await workspace.statOrUndefined(resolved.absolute);
         if (after !== undefined) recordWrite(session, resolved.absolute, after);
-        if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: shown, backup, after: contentHash(newBytes) });
+        if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: shown, backup, after: await contentHashInSlices(newBytes, slicer) });
 
-        const summary = await summarizeEdit(shown, decoded.text, outcome.text, outcome.spans, MAX_EDIT_REPLY_LINES);
+        const summary = await summarizeEdit(shown, decoded.text, outcome.text, outcome.spans, MAX_EDIT_REPLY_LINES, slicer);
         const header = `Edited \`${shown}\`: ${plural(outcome.replacements, 'replacement')}. The changed lines now read:`;
         return {
           text: `${header}\n${formatChangedLines(summary.shown, summary.changedLines, context.maxLineLength)}`,

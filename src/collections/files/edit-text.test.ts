@@ -24,7 +24,7 @@ describe('replaceExactText', () => {
     expect(outcome).toMatchObject({ type: 'edited', text: 'x\r\nY\r\nZ\r\n', replacements: 1 });
     const spans = outcome.type === 'edited' ? outcome.spans : undefined;
     expect(spans?.count).toBe(1);
-    expect([spans?.oldStarts[0], spans?.oldEnds[0], spans?.newStarts[0], spans?.replacementLength]).toEqual([3, 6, 3, 4]);
+    expect([spans?.oldStart(0), spans?.oldEnd(0), spans?.newStart(0), spans?.replacementLength]).toEqual([3, 6, 3, 4]);
   });
 
   it('counts occurrences without overlap and stops early when one is enough to refuse', async () => {
@@ -39,8 +39,8 @@ describe('replaceExactText', () => {
     if (outcome.type !== 'edited') throw new Error('expected an edit');
     expect(outcome.text).toBe(text.replaceAll('a', 'xyz'));
     expect(outcome.spans.count).toBe(50_000);
-    expect(outcome.text.slice(outcome.spans.newStarts[49_999], outcome.spans.newStarts[49_999]! + 3)).toBe('xyz');
-    expect(outcome.spans.oldStarts[49_999]).toBe(99_998);
+    expect(outcome.text.slice(outcome.spans.newStart(49_999), outcome.spans.newStart(49_999) + 3)).toBe('xyz');
+    expect([outcome.spans.oldStart(49_999), outcome.spans.oldEnd(49_999)]).toEqual([99_998, 99_999]);
   });
 });
 

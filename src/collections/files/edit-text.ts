@@ -1,21 +1,24 @@
-import { lfView, prevailingLineEnding, withLineEnding } from './line-endings.js';
+import { lfView, withLineEnding } from './line-endings.js';
+import { prevailingLineEndingOf } from './line-scan.js';
 import { splitLines } from './text.js';
 import { TimeSlicer } from './time-slice.js';
 
 /**
- * Where the replacements of one edit sit, as offsets (`start` inclusive, `end` exclusive):
- * entries `0 … count - 1` of each array. In the new text every replacement is
- * `replacementLength` characters long. Typed arrays keep millions of them cheap.
+ * Where the replacements of one edit sit, as offsets (`start` inclusive, `end` exclusive), for
+ * `index` from 0 to `count - 1`, in increasing order. In the new text every replacement is
+ * `replacementLength` characters long. Read through methods because the offsets are kept in
+ * fixed-size typed-array chunks: millions of them cost no large copy as they grow, and an edit
+ * whose matches all have old_string's length keeps only their starts.
  */
 export interface EditSpans {
   readonly count: number;
-  /** Where each match starts in the old text. */
-  readonly oldStarts: Int32Array;
-  /** Where each match ends in the old text (it may hold `\r\n` where old_string had `\n`). */
-  readonly oldEnds: Int32Array;
-  /** Where each replacement starts in the new text. */
-  readonly newStarts: Int32Array;
   readonly replacementLength: number;
+  /** Where match `index` starts in the old text. */
+  oldStart(index: number): number;
+  /** Where match `index` ends in the old text (it may hold `\r\n` where old_string had `\n`). */
+  oldEnd(index: number): number;
+  /** Where replacement `index` starts in the new text. */
+  newStart(index: number): number;
 }
 
 /** What {@link replaceExactText} did. */
@@ -49,9 +52,9 @@ export async function replaceExactText(original: string, oldString: string, newS
     return { type: 'ambiguous', occurrences: await countOccurrences(view.text, needle, slicer) };
   }
 
-  const replacement = withLineEnding(newString, prevailingLineEnding(original));
+  const replacement = withLineEnding(newString, await prevailingLineEndingOf(original, slicer));
   if (replaceAll && view.text === original) return replaceEverywhere(original, needle, replacement, slicer);
-  const spans = new SpanList(replacement.length);
+  const spans = new SpanList(replacement.length, undefined);
   // Pieces are joined slice by slice, so no single join holds the thread for long.
   const joined: string[] = [];
   let parts: string[] = [];
@@ -62,7 +65,7 @@ export async function replaceExactText(original: string, oldString: string, newS
     const end = view.toOriginal(match + needle.length);
     parts.push(original.slice(cursor, start), replacement);
     length += start - cursor;
-    spans.push(start, end, length);
+    spans.pushVaried(start, end, length);
     length += replacement.length;
     cursor = end;
     if (slicer.due()) {
@@ -73,11 +76,11 @@ export async function replaceExactText(original: string, oldString: string, newS
   }
   parts.push(original.slice(cursor));
   joined.push(parts.join(''));
-  return { type: 'edited', text: joined.join(''), replacements: spans.count, spans: spans.done() };
+  return { type: 'edited', text: joined.join(''), replacements: spans.count, spans };
 }
 
 /** Characters of text one native split handles at a time in {@link replaceEverywhere}. */
-const SPLIT_WINDOW = 64 * 1024;
+const SPLIT_WINDOW = 16 * 1024;
 
 /**
  * `replace_all` in text without CRLF: the text is cut into windows at places no occurrence
@@ -86,10 +89,9 @@ const SPLIT_WINDOW = 64 * 1024;
  * crosses (`aa` in `aaaa…`) moves the cut on; the matches are those a scan from the start finds.
  */
 async function replaceEverywhere(original: string, needle: string, replacement: string, slicer: TimeSlicer): Promise<TextEditOutcome> {
-  const spans = new SpanList(replacement.length);
+  const spans = new SpanList(replacement.length, needle.length);
   const pieces: string[] = [];
   let cursor = 0;
-  let length = 0;
   while (cursor < original.length) {
     let end = Math.min(original.length, cursor + SPLIT_WINDOW);
     // A cut is safe where no occurrence starts less than needle.length before it and runs past it.
@@ -102,17 +104,14 @@ async function replaceEverywhere(original: string, needle: string, replacement: 
     let offset = cursor;
     for (let index = 0; index < parts.length - 1; index += 1) {
       offset += parts[index]!.length;
-      length += parts[index]!.length;
-      spans.push(offset, offset + needle.length, length);
+      spans.pushStart(offset);
       offset += needle.length;
-      length += replacement.length;
     }
-    length += parts.at(-1)!.length;
     pieces.push(parts.join(replacement));
     cursor = end;
     if (slicer.dueNow()) await slicer.pause();
   }
-  return { type: 'edited', text: pieces.join(''), replacements: spans.count, spans: spans.done() };
+  return { type: 'edited', text: pieces.join(''), replacements: spans.count, spans };
 }
 
 /** Non-overlapping occurrences of `needle` in `text`. */
@@ -125,34 +124,65 @@ export async function countOccurrences(text: string, needle: string, slicer = ne
   return count;
 }
 
-/** A growing {@link EditSpans}. */
-class SpanList {
+/** Offsets per chunk of a {@link SpanList}: 64 Ki of them, 256 KB per array. */
+const CHUNK_BITS = 16;
+const CHUNK_SIZE = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK_SIZE - 1;
+
+/**
+ * A growing {@link EditSpans} in fixed-size chunks, so growing never copies (a doubling array
+ * of 10 million offsets stalled the event loop for 100 ms at each copy). When every match is
+ * `oldLength` characters long (text without CRLF), only the starts are kept: the ends and the
+ * new starts follow from them.
+ */
+class SpanList implements EditSpans {
   count = 0;
-  #oldStarts: Int32Array<ArrayBuffer> = new Int32Array(16);
-  #oldEnds: Int32Array<ArrayBuffer> = new Int32Array(16);
-  #newStarts: Int32Array<ArrayBuffer> = new Int32Array(16);
+  readonly #oldStarts: Int32Array[] = [];
+  /** Kept only when matches differ in length (CRLF text). */
+  readonly #oldEnds: Int32Array[] = [];
+  readonly #newStarts: Int32Array[] = [];
 
-  constructor(private readonly replacementLength: number) {}
+  constructor(
+    readonly replacementLength: number,
+    /** The length of every match, or `undefined` when it varies. */
+    private readonly oldLength: number | undefined,
+  ) {}
 
-  push(oldStart: number, oldEnd: number, newStart: number): void {
-    if (this.count === this.#oldStarts.length) {
-      const grow = (array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
-        const bigger = new Int32Array(array.length * 2);
-        bigger.set(array);
-        return bigger;
-      };
-      this.#oldStarts = grow(this.#oldStarts);
-      this.#oldEnds = grow(this.#oldEnds);
-      this.#newStarts = grow(this.#newStarts);
-    }
-    this.#oldStarts[this.count] = oldStart;
-    this.#oldEnds[this.count] = oldEnd;
-    this.#newStarts[this.count] = newStart;
+  /** Adds a match of `oldLength` characters (the uniform case). */
+  pushStart(oldStart: number): void {
+    const slot = this.count & CHUNK_MASK;
+    if (slot === 0) this.#oldStarts.push(new Int32Array(CHUNK_SIZE));
+    this.#oldStarts[this.#oldStarts.length - 1]![slot] = oldStart;
     this.count += 1;
   }
 
-  done(): EditSpans {
-    return { count: this.count, oldStarts: this.#oldStarts, oldEnds: this.#oldEnds, newStarts: this.#newStarts, replacementLength: this.replacementLength };
+  /** Adds a match of any length, with where its replacement starts in the new text. */
+  pushVaried(oldStart: number, oldEnd: number, newStart: number): void {
+    const slot = this.count & CHUNK_MASK;
+    if (slot === 0) {
+      this.#oldStarts.push(new Int32Array(CHUNK_SIZE));
+      this.#oldEnds.push(new Int32Array(CHUNK_SIZE));
+      this.#newStarts.push(new Int32Array(CHUNK_SIZE));
+    }
+    const chunk = this.#oldStarts.length - 1;
+    this.#oldStarts[chunk]![slot] = oldStart;
+    this.#oldEnds[chunk]![slot] = oldEnd;
+    this.#newStarts[chunk]![slot] = newStart;
+    this.count += 1;
+  }
+
+  oldStart(index: number): number {
+    return this.#oldStarts[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+  }
+
+  oldEnd(index: number): number {
+    if (this.oldLength !== undefined) return this.oldStart(index) + this.oldLength;
+    return this.#oldEnds[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+  }
+
+  newStart(index: number): number {
+    if (this.oldLength !== undefined) return this.oldStart(index) + index * (this.replacementLength - this.oldLength);
+    return this.#newStarts[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
   }
 }
 

@@ -3,14 +3,16 @@ import { PathError } from '../../errors/path-error.js';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
 import { undecodedDiff, unifiedLineDiff } from './line-diff.js';
-import { prevailingLineEnding, withLineEnding } from './line-endings.js';
+import { withLineEnding } from './line-endings.js';
+import { countTextLines, prevailingLineEndingOf } from './line-scan.js';
 import { recordWrite } from './read-state.js';
 import { decodeTextFile, encodeTextFile, hasBom } from './text-file.js';
 import { countLines, plural } from './text.js';
 import { recordChange } from './undo.js';
 import { WRITE_FIELDS, WRITE_FILE_DESCRIPTION } from './write-descriptions.js';
-import { backupBeforeChange, contentHash, refusePrivate, requireFreshRead, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
+import { backupBeforeChange, contentHashInSlices, refusePrivate, requireFreshRead, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
 import { writeFileOutput } from './output-schemas.js';
+import { TimeSlicer } from './time-slice.js';
 
 
 const writeFileInput = z.object({
@@ -58,13 +60,15 @@ export function createWriteFileTool(context: WriteToolsContext) {
         if (stats === undefined) throw new ToolError(`\`${shown}\` no longer exists. Use create_file to make it again.`);
         requireFreshRead(session, resolved.absolute, stats, shown, { toolName: 'write_file', whole: true });
         const bytes = await workspace.readFile(resolved.absolute);
-        const decoded = decodeTextFile(bytes);
+        // One time budget for the whole call: each step pauses when the slice it shares is used up.
+        const slicer = new TimeSlicer();
+        const decoded = await decodeTextFile(bytes, slicer);
         const before = 'problem' in decoded ? undefined : decoded.text;
         // A CRLF file stays CRLF when the model wrote plain LF; content with CRLF in it is taken as meant.
-        const crlfFile = before !== undefined && prevailingLineEnding(before) === '\r\n';
+        const crlfFile = before !== undefined && (await prevailingLineEndingOf(before, slicer)) === '\r\n';
         const text = crlfFile && !input.content.includes('\r\n') ? withLineEnding(input.content, '\r\n') : input.content;
         const keepBom = hasBom(bytes) && !text.startsWith('\uFEFF');
-        const newBytes = encodeTextFile(text, keepBom);
+        const newBytes = await encodeTextFile(text, keepBom, slicer);
         if (newBytes.equals(bytes)) {
           return { text: `\`${shown}\` already has exactly this content; nothing was written.`, data: { path: shown, unchanged: true } };
         }
@@ -73,12 +77,12 @@ export function createWriteFileTool(context: WriteToolsContext) {
         await workspace.writeFileAtomic(resolved.absolute, newBytes);
         const after = await workspace.statOrUndefined(resolved.absolute);
         if (after !== undefined) recordWrite(session, resolved.absolute, after);
-        if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: shown, backup, after: contentHash(newBytes) });
+        if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: shown, backup, after: await contentHashInSlices(newBytes, slicer) });
 
-        const diff = 'problem' in decoded ? undecodedDiff(shown, decoded.problem) : await unifiedLineDiff(shown, decoded.text, text);
+        const diff = 'problem' in decoded ? undecodedDiff(shown, decoded.problem) : await unifiedLineDiff(shown, decoded.text, text, { slicer });
         const kept = [keepBom ? 'byte order mark' : undefined, crlfFile ? 'CRLF line endings' : undefined].filter((part) => part !== undefined);
         return {
-          text: `Wrote \`${shown}\` (${plural(countLines(text), 'line')})${kept.length > 0 ? `, keeping its ${kept.join(' and ')}` : ''}.`,
+          text: `Wrote \`${shown}\` (${plural(await countTextLines(text, slicer), 'line')})${kept.length > 0 ? `, keeping its ${kept.join(' and ')}` : ''}.`,
           data: { path: shown, diff, backup },
         };
       });

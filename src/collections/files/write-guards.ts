@@ -8,9 +8,7 @@ import { saveBackup } from './backups.js';
 import type { NumberedLines } from './edit-text.js';
 import { changedSince, firstUnreadLine, readSnapshot } from './read-state.js';
 import { cutLine } from './text.js';
-
-/** Computing the diff a reply carries as `data.diff` stops after this long (a huge rewrite); the change itself is not affected. */
-export const DIFF_TIMEOUT_MS = 500;
+import { TimeSlicer } from './time-slice.js';
 
 /** What every writing tool is built with: the collection's options after validation. */
 export interface WriteToolsContext {
@@ -146,5 +144,21 @@ export function lineRange(lines: Pick<NumberedLines, 'first' | 'last'>): string 
 /** The SHA-256 of some bytes, hex: how undo recognises the content a tool left behind. */
 export function contentHash(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Bytes hashed between two turns of the event loop by {@link contentHashInSlices}. */
+const HASH_CHUNK = 1024 * 1024;
+
+/**
+ * {@link contentHash} in time slices, for what the writing tools just wrote: hashing 10 MB at
+ * once holds the event loop about 10 ms, a megabyte about one.
+ */
+export async function contentHashInSlices(bytes: Uint8Array, slicer = new TimeSlicer()): Promise<string> {
+  const hash = createHash('sha256');
+  for (let start = 0; start < bytes.length; start += HASH_CHUNK) {
+    hash.update(bytes.subarray(start, start + HASH_CHUNK));
+    if (slicer.dueNow()) await slicer.pause();
+  }
+  return hash.digest('hex');
 }
 

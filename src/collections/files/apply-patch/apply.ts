@@ -1,4 +1,3 @@
-import { createTwoFilesPatch } from 'diff';
 import { ToolError } from '../../../errors/tool-error.js';
 import type { Session } from '../../../session.js';
 import type { ToolOutput } from '../../../tool.js';
@@ -7,13 +6,13 @@ import { makeParents } from '../create-file.js';
 import { MAX_EDIT_FILE_BYTES } from '../edit-file.js';
 import type { NumberedLines } from '../edit-text.js';
 import { forgetRead, recordWrite } from '../read-state.js';
+import { unifiedLineDiff } from '../line-diff.js';
 import { decodeTextFile, encodeTextFile } from '../text-file.js';
 import { formatBytes, plural } from '../text.js';
 import { fingerprint, recordChange } from '../undo.js';
 import {
   backupBeforeChange,
-  contentHash,
-  DIFF_TIMEOUT_MS,
+  contentHashInSlices,
   refusePrivate,
   requireFreshRead,
   withPathLocks,
@@ -153,7 +152,7 @@ async function planChange(
   if (!stats.isFile()) throw new ToolError(`\`${shown}\` is not a regular file.`);
   refuseOversize(stats, shown);
   const before = await workspace.readFile(target.absolute);
-  const decoded = decodeTextFile(before);
+  const decoded = await decodeTextFile(before);
   if ('problem' in decoded) throw new ToolError(`\`${shown}\` is not UTF-8 text (${decoded.problem}), so a patch cannot change it without damaging it.`);
   requireFreshRead(session, target.absolute, stats, shown, { toolName, whole: false });
   const applied = applyChunks(decoded.text, operation.chunks, shown, context.maxLineLength);
@@ -168,7 +167,7 @@ async function planChange(
     absolute: target.absolute,
     before,
     beforeText: decoded.text,
-    bytes: encodeTextFile(applied.text, decoded.bom),
+    bytes: await encodeTextFile(applied.text, decoded.bom),
     text: applied.text,
     changed: applied.changed,
     mode: stats.mode,
@@ -224,8 +223,8 @@ async function record(context: WriteToolsContext, session: Session, plan: readon
     if (change.type === 'add') {
       const stats = await workspace.statOrUndefined(change.absolute);
       if (stats !== undefined) recordWrite(session, change.absolute, stats);
-      if (keepBackups) recordChange(session, workspace, { type: 'create', path: change.shown, after: contentHash(change.bytes) });
-      files.push({ path: change.shown, action: 'added', diff: unifiedDiff(change.shown, '', change.text) });
+      if (keepBackups) recordChange(session, workspace, { type: 'create', path: change.shown, after: await contentHashInSlices(change.bytes) });
+      files.push({ path: change.shown, action: 'added', diff: await unifiedDiff(change.shown, '', change.text) });
       summary.push(`- added \`${change.shown}\` (${plural(change.text === '' ? 0 : change.text.split('\n').length - 1, 'line')})`);
     } else if (change.type === 'delete') {
       forgetRead(session, change.absolute);
@@ -238,12 +237,12 @@ async function record(context: WriteToolsContext, session: Session, plan: readon
       const stats = await workspace.statOrUndefined(finalPath);
       if (change.moveTo !== undefined) forgetRead(session, change.absolute);
       if (stats !== undefined) recordWrite(session, finalPath, stats);
-      if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: change.shown, backup, after: contentHash(change.bytes) });
+      if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: change.shown, backup, after: await contentHashInSlices(change.bytes) });
       if (keepBackups && change.moveTo !== undefined) {
         const after = await fingerprint(workspace, change.moveTo.absolute);
         if (after !== undefined) recordChange(session, workspace, { type: 'move', from: change.shown, to: change.moveTo.shown, after });
       }
-      const diff = unifiedDiff(change.moveTo?.shown ?? change.shown, change.beforeText, change.text, change.shown);
+      const diff = await unifiedDiff(change.moveTo?.shown ?? change.shown, change.beforeText, change.text, change.shown);
       files.push({
         path: change.shown,
         action: change.moveTo === undefined ? 'updated' : 'moved',
@@ -261,9 +260,12 @@ async function record(context: WriteToolsContext, session: Session, plan: readon
   };
 }
 
-/** A unified diff for the approval prompt and the result's `data`. */
-export function unifiedDiff(shown: string, before: string, after: string, beforeName = shown): string {
-  return createTwoFilesPatch(beforeName, shown, before, after, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS }) ?? '';
+/**
+ * A unified diff for the result's `data`, as `createTwoFilesPatch` writes it, built in time
+ * slices and cut past its size limit like write_file's (a patch may rewrite a 10 MB file).
+ */
+export async function unifiedDiff(shown: string, before: string, after: string, beforeName = shown): Promise<string> {
+  return unifiedLineDiff(shown, before, after, { oldPath: beforeName });
 }
 
 function refuseOversize(stats: { size: number }, shown: string): void {
