@@ -120,16 +120,12 @@ class FileBackend implements SessionStoreBackend {
     let released = 0;
     let version = 0;
     for (const name of names) {
-      // One character tells the three kinds apart before any pattern runs.
-      if (name.charCodeAt(0) === 118 /* v */) {
-        const match = VERSION_FILE.exec(name);
-        if (match !== null) version = Math.max(version, Number(match[1]));
-      } else if (name.charCodeAt(0) === 108 /* l */) {
-        const leaseMatch = LEASE_FILE.exec(name);
-        if (leaseMatch !== null) lease = Math.max(lease, Number(leaseMatch[1]));
-        const releasedMatch = RELEASED_FILE.exec(name);
-        if (releasedMatch !== null) released = Math.max(released, Number(releasedMatch[1]));
-      }
+      const versionMatch = VERSION_FILE.exec(name);
+      if (versionMatch !== null) version = Math.max(version, Number(versionMatch[1]));
+      const leaseMatch = LEASE_FILE.exec(name);
+      if (leaseMatch !== null) lease = Math.max(lease, Number(leaseMatch[1]));
+      const releasedMatch = RELEASED_FILE.exec(name);
+      if (releasedMatch !== null) released = Math.max(released, Number(releasedMatch[1]));
     }
     return { lease, released: lease > 0 && released === lease, version, names };
   }
@@ -273,7 +269,13 @@ class FileBackend implements SessionStoreBackend {
     const generation = scan.lease + 1;
     const expiresAt = now + leaseMs;
     const lease: LeaseFile = { token, expiresAt, pid: process.pid, released: false };
-    if (!this.#createExclusive(folder, `lease-${generation}.json`, JSON.stringify(lease))) return { acquired: false, retryInMs: leaseMs };
+    try {
+      if (!this.#createExclusive(folder, `lease-${generation}.json`, JSON.stringify(lease))) return { acquired: false, retryInMs: leaseMs };
+    } catch (error) {
+      // Deleted between the listing and now: try again, which makes the folder anew.
+      if (isCode(error, 'ENOENT')) return { acquired: false, retryInMs: 0 };
+      throw error;
+    }
     // A process that listed the folder long ago may have created a generation below a newer one; only the highest counts.
     const after = this.#scan(folder);
     if (after === undefined) return { acquired: false, retryInMs: 0 };
