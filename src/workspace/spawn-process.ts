@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { execa } from 'execa';
+import { PROCESS_MARKER_VARIABLE, ProcessTreeSignaller } from './process-tree.js';
+import { spawnThroughHost, type HostedProgram } from './spawn-host-client.js';
 
 /** How {@link spawnProcess} starts a program. */
 export interface SpawnProcessOptions {
@@ -9,6 +10,16 @@ export interface SpawnProcessOptions {
   readonly cwd: string;
   /** The program's whole environment: nothing else is inherited. */
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * Start the program from the spawn host, a small helper process forked early, instead of
+   * from this process (default `false`). Starting a program forks the process that starts it,
+   * and a fork's cost grows with that process's memory: around a hundred milliseconds of
+   * blocked event loop in a server holding a gigabyte. Through the host the program's output
+   * still comes straight to this process; `pid` is known only once the host has started it.
+   * Where the host cannot run (or is still starting) the program starts here, as without it.
+   * `run_shell` sets this.
+   */
+  readonly useSpawnHost?: boolean;
 }
 
 /** How a process ended. */
@@ -21,7 +32,8 @@ export interface ProcessExit {
   readonly startError?: Error;
   /**
    * Set when the connection to the machine running the program was lost while it ran (a
-   * remote workspace's box died): how it ended is not known.
+   * remote workspace's box died, or the spawn host that started it died): how it ended is not
+   * known, and whatever is left of it was stopped.
    */
   readonly lost?: Error;
 }
@@ -31,7 +43,7 @@ export interface ProcessExit {
  * {@link spawnProcess}; a container or remote sandbox can provide the same shape.
  */
 export interface SpawnedProcess {
-  /** Undefined when the program could not be started. */
+  /** Undefined when the program could not be started (or, through a spawn host, has not been started yet). */
   readonly pid: number | undefined;
   /** Raw bytes the program writes to standard output. */
   readonly stdout: Readable;
@@ -50,13 +62,19 @@ export interface SpawnedProcess {
 
 const running = new Set<SpawnedProcess>();
 
-/**
- * Set, with a value of its own, in the environment of every program {@link spawnProcess}
- * starts, and so inherited by what it starts: a leftover that started a session of its own
- * and lost its parent (`setsid server &`) is still found by it and stopped.
- */
-export const PROCESS_MARKER_VARIABLE = 'AGENT_TOOLBELT_PROCESS';
+export { PROCESS_MARKER_VARIABLE } from './process-tree.js';
 let exitHookInstalled = false;
+
+/** A started program before {@link spawnProcess} wraps it: started here, or through the spawn host. */
+interface StartedProgram {
+  readonly pid: number | undefined;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly exited: Promise<ProcessExit>;
+  readonly hosted: boolean;
+  onStarted?(listener: (pid: number) => void): void;
+  expectExit?(): void;
+}
 
 /**
  * Starts `file` with `args` in a process group of its own (a new session, so it has no
@@ -66,9 +84,64 @@ let exitHookInstalled = false;
 export function spawnProcess(file: string, args: readonly string[], options: SpawnProcessOptions): SpawnedProcess {
   installExitHook();
   const marker = randomUUID();
+  const env = { ...options.env, [PROCESS_MARKER_VARIABLE]: marker };
+  const hosted = options.useSpawnHost === true ? spawnThroughHost(file, args, { cwd: options.cwd, env, marker }) : undefined;
+  const program: StartedProgram = hosted === undefined ? startHere(file, args, options.cwd, env) : hostedProgram(hosted);
+  const tree = new ProcessTreeSignaller(marker);
+  // A stop asked for before the host reported the PID reaches the program once it does.
+  let requested: NodeJS.Signals | undefined;
+  program.onStarted?.((pid) => {
+    if (requested !== undefined) tree.signal(pid, requested);
+  });
+
+  const handle: SpawnedProcess = {
+    get pid() {
+      return program.pid;
+    },
+    stdout: program.stdout,
+    stderr: program.stderr,
+    exited: program.exited,
+    stop(signal) {
+      // Started here without a PID: it never ran. Through the host: its marker finds it.
+      if (program.pid === undefined && !program.hosted) return;
+      requested = signal;
+      tree.signal(program.pid, signal);
+      if (signal === 'SIGKILL') program.expectExit?.();
+    },
+    releaseOutput() {
+      program.stdout.destroy();
+      program.stderr.destroy();
+    },
+  };
+  running.add(handle);
+  void program.exited.then((exit) => {
+    // A program whose host died is stopped: nothing of it keeps running unseen.
+    if (exit.lost !== undefined) handle.stop('SIGKILL');
+    void Promise.all([closed(program.stdout), closed(program.stderr)]).then(() => running.delete(handle));
+  });
+  return handle;
+}
+
+/** The hosted program as a {@link StartedProgram}, its `pid` read live (it arrives later). */
+function hostedProgram(hosted: HostedProgram): StartedProgram {
+  return {
+    get pid() {
+      return hosted.pid;
+    },
+    stdout: hosted.stdout,
+    stderr: hosted.stderr,
+    exited: hosted.exited,
+    hosted: true,
+    onStarted: (listener) => hosted.onStarted(listener),
+    expectExit: () => hosted.expectExit(),
+  };
+}
+
+/** Starts the program from this process, through execa. */
+function startHere(file: string, args: readonly string[], cwd: string, env: Record<string, string>): StartedProgram {
   const subprocess = execa(file, args, {
-    cwd: options.cwd,
-    env: { ...options.env, [PROCESS_MARKER_VARIABLE]: marker },
+    cwd,
+    env,
     extendEnv: false,
     stdin: 'ignore',
     stdout: 'pipe',
@@ -80,9 +153,6 @@ export function spawnProcess(file: string, args: readonly string[], options: Spa
     windowsHide: true,
     stripFinalNewline: false,
   });
-  const pid = subprocess.pid;
-  const seen = new Map<number, string>();
-
   const exited = new Promise<ProcessExit>((resolve) => {
     subprocess.nodeChildProcess.once('exit', (code, signal) => resolve({ exitCode: code, signal }));
     void subprocess.then((result) => {
@@ -91,46 +161,13 @@ export function spawnProcess(file: string, args: readonly string[], options: Spa
       }
     });
   });
+  return { pid: subprocess.pid, stdout: subprocess.stdout, stderr: subprocess.stderr, exited, hosted: false };
+}
 
-  const handle: SpawnedProcess = {
-    pid,
-    stdout: subprocess.stdout,
-    stderr: subprocess.stderr,
-    exited,
-    stop(signal) {
-      if (pid === undefined) return;
-      for (const [member, started] of processTree(pid)) seen.set(member, started);
-      for (const [member, started] of markedProcesses(marker)) seen.set(member, started);
-      try {
-        process.kill(-pid, signal);
-      } catch {
-        // The group is gone already.
-      }
-      for (const [member, started] of seen) {
-        // A PID seen earlier is only signalled while it still names the same process.
-        if (startTime(member) !== started) {
-          seen.delete(member);
-          continue;
-        }
-        try {
-          process.kill(member, signal);
-        } catch {
-          seen.delete(member);
-        }
-      }
-    },
-    releaseOutput() {
-      subprocess.stdout.destroy();
-      subprocess.stderr.destroy();
-    },
-  };
-  running.add(handle);
-  void exited.then(() => {
-    const release = () => running.delete(handle);
-    if (subprocess.stdout.closed && subprocess.stderr.closed) release();
-    else void subprocess.then(release, release);
-  });
-  return handle;
+/** Settles when `stream` has closed (ended and read, or destroyed). */
+function closed(stream: Readable): Promise<void> {
+  if (stream.closed || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => stream.once('close', () => resolve()));
 }
 
 /** Signals that end Node.js when nobody handles them. */
@@ -157,89 +194,4 @@ function installExitHook(): void {
     };
     process.on(signal, onSignal);
   }
-}
-
-/**
- * The process group led by `pid` and every descendant of `pid`, with their start times, read
- * from `/proc` (Linux). Elsewhere only the group is known, and the map is empty.
- */
-function processTree(pid: number): Map<number, string> {
-  const tree = new Map<number, string>();
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return tree;
-  }
-  const children = new Map<number, number[]>();
-  const starts = new Map<number, string>();
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readStat(Number(entry));
-    if (stat === undefined) continue;
-    starts.set(stat.pid, stat.startTime);
-    if (stat.processGroup === pid && stat.pid !== pid) tree.set(stat.pid, stat.startTime);
-    const siblings = children.get(stat.parent) ?? [];
-    siblings.push(stat.pid);
-    children.set(stat.parent, siblings);
-  }
-  const pending = [pid, ...tree.keys()];
-  const visited = new Set(pending);
-  while (pending.length > 0) {
-    const parent = pending.pop()!;
-    for (const child of children.get(parent) ?? []) {
-      if (visited.has(child)) continue;
-      visited.add(child);
-      tree.set(child, starts.get(child)!);
-      pending.push(child);
-    }
-  }
-  const own = starts.get(pid);
-  if (own !== undefined) tree.set(pid, own);
-  return tree;
-}
-
-/**
- * Processes (Linux, same user) whose environment holds {@link PROCESS_MARKER_VARIABLE} set to
- * `marker`: descendants that left the process group and the parent chain.
- */
-function markedProcesses(marker: string): Map<number, string> {
-  const found = new Map<number, string>();
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return found;
-  }
-  const wanted = Buffer.from(`${PROCESS_MARKER_VARIABLE}=${marker}\0`);
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let environment: Buffer;
-    try {
-      environment = readFileSync(`/proc/${entry}/environ`);
-    } catch {
-      continue;
-    }
-    if (!environment.includes(wanted)) continue;
-    const started = startTime(Number(entry));
-    if (started !== undefined) found.set(Number(entry), started);
-  }
-  return found;
-}
-
-function startTime(pid: number): string | undefined {
-  return readStat(pid)?.startTime;
-}
-
-function readStat(pid: number): { pid: number; parent: number; processGroup: number; startTime: string } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // The command name is in parentheses and may hold spaces or parentheses itself.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
-  return { pid, parent: Number(fields[1]), processGroup: Number(fields[2]), startTime: fields[19] ?? '' };
 }

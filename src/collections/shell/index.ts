@@ -18,6 +18,7 @@ import { formatShellResult } from './format.js';
 import { resolveShellOptions, type ShellConfig, type ShellToolsOptions } from './options.js';
 import { checkCommand, commandApprovalKey, onlyChangesDirectory, prepareApprovalKey, startCommandPolicy } from './policy.js';
 import { runCommand } from './run-command.js';
+import { prepareSpawnHost } from '../../workspace/spawn-host-client.js';
 import { runShellOutput } from './output-schema.js';
 
 /** Characters kept free of output in a reply, for the status, labels, markers and notes (at most half the reply). */
@@ -43,6 +44,8 @@ export function createShellTools(options: ShellToolsOptions): ToolCollection {
   const config = resolveShellOptions(options);
   // The bash grammar behind the allowlist and "always" keys loads on its own thread, once.
   startCommandPolicy();
+  // Commands start from a small helper process, forked now while this process is small.
+  if (config.workspace.capabilities.spawnsLocally) void prepareSpawnHost();
   const shellName = path.basename(config.shell);
   return {
     name: 'shell',

@@ -72,7 +72,9 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   }
   const sectionFor = (stream: 'stdout' | 'stderr') => sections.get(stream) ?? sections.get('output')!;
 
-  const child = options.workspace.spawn(options.file, options.args, { cwd: options.cwd, env: options.env });
+  // Through the spawn host where the workspace spawns here: a fork of this process, however
+  // large it has grown, would hold the event loop (the remote workspace ignores the option).
+  const child = options.workspace.spawn(options.file, options.args, { cwd: options.cwd, env: options.env, useSpawnHost: true });
   const readers = Promise.all([read(child.stdout, 'stdout', sectionFor('stdout')), read(child.stderr, 'stderr', sectionFor('stderr'))]);
 
   let ending: 'timed-out' | 'cancelled' | undefined;
