@@ -154,8 +154,13 @@ export interface RemoteRequests {
   /**
    * Opens a file for reading, answering with its stats and its first `prefetch` bytes
    * (base64), so a small file, or the first page of a large one, costs this one round trip.
+   * With `closeIfWhole`, a file that fits in `prefetch` is closed at once.
    */
-  readonly 'fs/open': [{ readonly path: string; readonly prefetch?: number }, { readonly handle: number; readonly stats: WireStats; readonly head: string }];
+  readonly 'fs/open': [
+    { readonly path: string; readonly prefetch?: number; readonly closeIfWhole?: boolean },
+    /** `handle` is `null` when `closeIfWhole` was asked and `head` holds the whole file. */
+    { readonly handle: number | null; readonly stats: WireStats; readonly head: string },
+  ];
   /** `length` bytes from `position`, base64 (shorter at the end of the file). */
   readonly 'fs/read': [{ readonly handle: number; readonly position: number; readonly length: number }, string];
   readonly 'fs/fstat': [{ readonly handle: number }, WireStats];

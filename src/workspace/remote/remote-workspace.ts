@@ -13,6 +13,9 @@ import type { FileToolStep, FileUndoStep, StepAnswer, StepProgress } from '../..
 import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../collections/files/read-tools.js';
 import { RemoteErrorCode, type WireStepAnswer } from './protocol.js';
 
+/** Bytes of one piece when a whole file comes over the connection: about 1.4 MB of JSON, decoded in a few milliseconds. */
+const READ_PIECE_BYTES = 1024 * 1024;
+
 /**
  * Background jobs that live in the box of a {@link RemoteWorkspace}, keyed by session id: a
  * job started here keeps running when this process ends, and a later connection to the same
@@ -132,8 +135,30 @@ export class RemoteWorkspace extends Workspace {
     return stats === null ? undefined : decodeStats(stats);
   }
 
+  /**
+   * The whole file, from one open file in the box (so the bytes are of one version even if
+   * the file is replaced meanwhile): a file up to 1 MB in one request, a larger one in 1 MB
+   * pieces, so that no single message holds the caller's event loop long while it is decoded.
+   */
   override async readFile(absolute: string): Promise<Buffer> {
-    return Buffer.from(await this.#connection.request('fs/readFile', { path: absolute }), 'base64');
+    const connection = this.#connection;
+    const opened = await connection.request('fs/open', { path: absolute, prefetch: READ_PIECE_BYTES, closeIfWhole: true });
+    const head = Buffer.from(opened.head, 'base64');
+    const handle = opened.handle;
+    if (handle === null) return head;
+    try {
+      const pieces = [head];
+      let position = head.length;
+      for (;;) {
+        const piece = Buffer.from(await connection.request('fs/read', { handle, position, length: READ_PIECE_BYTES }), 'base64');
+        if (piece.length > 0) pieces.push(piece);
+        position += piece.length;
+        if (piece.length < READ_PIECE_BYTES) break;
+      }
+      return Buffer.concat(pieces);
+    } finally {
+      void connection.request('fs/close', { handle }).catch(() => undefined);
+    }
   }
 
   /**
@@ -145,18 +170,20 @@ export class RemoteWorkspace extends Workspace {
   override async open(absolute: string): Promise<FileHandle> {
     const connection = this.#connection;
     const opened = await connection.request('fs/open', { path: absolute, prefetch: OPEN_PREFETCH_BYTES });
+    if (opened.handle === null) throw new TypeError('The workspace server closed a file it was asked to keep open.');
+    const handle = opened.handle;
     const head = Buffer.from(opened.head, 'base64');
     // Fewer bytes than asked for: the head is the whole file (as it was when opened).
     const headIsWhole = head.length < OPEN_PREFETCH_BYTES;
     const stats = decodeStats(opened.stats);
     let closed = false;
-    const handle = {
+    const file = {
       async read(buffer: Buffer, offset: number, length: number, position: number) {
         if (position + length <= head.length || (headIsWhole && position <= head.length)) {
           const copied = head.copy(buffer, offset, position, Math.min(head.length, position + length));
           return { bytesRead: copied, buffer };
         }
-        const data = Buffer.from(await connection.request('fs/read', { handle: opened.handle, position, length }), 'base64');
+        const data = Buffer.from(await connection.request('fs/read', { handle, position, length }), 'base64');
         data.copy(buffer, offset);
         return { bytesRead: data.length, buffer };
       },
@@ -167,10 +194,10 @@ export class RemoteWorkspace extends Workspace {
         if (closed) return;
         closed = true;
         // Not waited for; a lost connection closed the file in the box already.
-        void connection.request('fs/close', { handle: opened.handle }).catch(() => undefined);
+        void connection.request('fs/close', { handle }).catch(() => undefined);
       },
     };
-    return handle as unknown as FileHandle;
+    return file as unknown as FileHandle;
   }
 
   /** A new file in the box, written chunk by chunk: each chunk is one request, the next waits for its answer. */

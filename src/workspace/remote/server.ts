@@ -142,13 +142,19 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
     return stats === undefined ? null : encodeStats(stats);
   });
   on('fs/readFile', async ({ path }) => (await workspace.readFile(await jailed(path))).toString('base64'));
-  on('fs/open', async ({ path, prefetch }) => {
+  on('fs/open', async ({ path, prefetch, closeIfWhole }) => {
     const file = await workspace.open(await jailed(path));
     const id = nextId++;
     handles.set(id, file);
     const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(prefetch ?? 0, 16 * 1024 * 1024)));
     const [stats, { bytesRead }] = await Promise.all([file.stat(), file.read(buffer, 0, buffer.length, 0)]);
-    return { handle: id, stats: encodeStats(stats), head: buffer.subarray(0, bytesRead).toString('base64') };
+    const head = buffer.subarray(0, bytesRead).toString('base64');
+    if (closeIfWhole === true && bytesRead < buffer.length) {
+      handles.delete(id);
+      await file.close();
+      return { handle: null, stats: encodeStats(stats), head };
+    }
+    return { handle: id, stats: encodeStats(stats), head };
   });
   on('fs/read', async (params) => {
     const buffer = Buffer.allocUnsafe(Math.max(0, Math.min(params.length, 16 * 1024 * 1024)));
