@@ -4,7 +4,8 @@
  * peak resident memory the flood added, and for `tool` the reply's length and the saved
  * file's size. A fresh process keeps earlier cases from blurring the memory reading.
  *
- * Both sides run `true` once first, so lazily loaded code is not counted as the flood's.
+ * Both sides run `true` once first, so lazily loaded code is not counted as the flood's; the
+ * tool side also lets the shell parser's thread settle first (see PARSER_SETTLE_MS).
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
@@ -15,7 +16,11 @@ import type { ShellResultData } from '../../src/collections/shell/format.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
 import { Workspace } from '../../src/workspace/workspace.js';
+import { prepareSpawnHost } from '../../src/workspace/spawn-host-client.js';
 import { measurePeak } from './harness.js';
+
+/** How long the shell parser's thread gets to settle before the memory baseline is read. */
+const PARSER_SETTLE_MS = 3_000;
 
 /** The command both sides run: `bytes` of short lines. */
 function floodCommand(bytes: number): string {
@@ -27,7 +32,12 @@ async function floodThroughTool(root: string, bytes: number): Promise<Record<str
   const tool = createShellTools({ workspace }).tools[0]!;
   const session = createSession();
   const call = (command: string) => runTool(tool, { command }, { session, mode: 'auto' });
+  await prepareSpawnHost();
   await call('true');
+  // The shell parser's thread, which the first call waited for, goes on settling (garbage
+  // collection, WebAssembly tier-up) for a second or two, moving this process's resident
+  // memory by 10–25 MB: that is not the flood's, so it settles before the baseline.
+  await new Promise((resolve) => setTimeout(resolve, PARSER_SETTLE_MS));
   const { ms, peakGrowthBytes, value } = await measurePeak(() => call(floodCommand(bytes)));
   const data = value.data as ShellResultData | undefined;
   // The size of the file the whole output was saved to, 0 when none was.

@@ -18,8 +18,10 @@ import { createShellTools } from '../../src/collections/shell/index.js';
 import { DEFAULT_MAX_OUTPUT_CHARACTERS, DEFAULT_MAX_SPILL_CHARACTERS } from '../../src/collections/shell/options.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
+import { prepareSpawnHost } from '../../src/workspace/spawn-host-client.js';
 import { Workspace } from '../../src/workspace/workspace.js';
 import { compare, megabytes, ms, printTable, ratio, record, runInFreshProcess, verdict } from './harness.js';
+import { recordFloodFigure } from './issue-16.js';
 
 /** Calls per timed sample in the per-call cases: enough that timer resolution does not matter. */
 const CALLS_PER_SAMPLE = 20;
@@ -34,7 +36,7 @@ export async function run(): Promise<void> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-bench-shell-'));
   try {
     const rows: string[][] = [['case', 'run_shell', 'bare spawn', 'ratio', 'notes']];
-    const viaTool = toolRunner(root);
+    const viaTool = await toolRunner(root);
     const viaSpawn = (command: string) => spawnToClose(command, root);
 
     const overhead = await comparePerCall(() => viaTool('true'), () => viaSpawn('true'));
@@ -85,6 +87,7 @@ export async function run(): Promise<void> {
     printTable(rows);
 
     recordExtra('1 GB flood, time', toolFlood.ms, spawnFlood.ms);
+    recordFloodFigure(toolFlood, spawnFlood);
     record({
       suite: SUITE,
       case: '1 GB flood, peak RSS growth',
@@ -108,9 +111,13 @@ export async function run(): Promise<void> {
   }
 }
 
-/** Runs a command through `runTool(run_shell)` in auto mode (no approval asked), failing loudly on an error reply. */
-function toolRunner(root: string): (command: string) => Promise<string> {
+/**
+ * Runs a command through `runTool(run_shell)` in auto mode (no approval asked), failing loudly
+ * on an error reply; once the spawn host is up, as it is in a host that made its tools at start.
+ */
+async function toolRunner(root: string): Promise<(command: string) => Promise<string>> {
   const tool = createShellTools({ workspace: new Workspace(root) }).tools[0]!;
+  await prepareSpawnHost();
   const session = createSession();
   return async (command) => {
     const result = await runTool(tool, { command }, { session, mode: 'auto' });

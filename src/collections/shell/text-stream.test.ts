@@ -1,4 +1,6 @@
+import stripAnsi from 'strip-ansi';
 import { describe, expect, it } from 'vitest';
+import { mixedOutput } from './test-support/mixed-output.js';
 import { CleanTextStream, HeadTailWindow, LineCapper, LineFilter } from './text-stream.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -94,5 +96,38 @@ describe('LineCapper against a plain reference', () => {
       output += capper.end();
       expect(output, JSON.stringify({ max, text })).toBe(text.split('\n').map((line) => cap(line, max)).join('\n'));
     }
+  });
+});
+
+describe('CleanTextStream on a deterministic mixed stream', () => {
+  // The whole text cleaned at once is what any chunking must give: plain ASCII chunks take a
+  // fast path (no decoding, no escape scan), and the rest goes through the decoder, which may
+  // be holding half a character or an escape from the chunk before.
+  it('gives the text of the whole, cleaned at once, for every chunking (40 seeds)', () => {
+    for (let seed = 1; seed <= 40; seed += 1) {
+      const { whole, chunks } = mixedOutput(seed, 300_000);
+      const stream = new CleanTextStream();
+      let text = '';
+      for (const chunk of chunks) text += stream.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      text += stream.end();
+      const expected = stripAnsi(new TextDecoder().decode(whole)).replaceAll('\r\n', '\n');
+      if (text !== expected) expect.fail(`seed ${seed}: the streamed text differs from the whole text cleaned at once`);
+    }
+  });
+
+  it('drops a byte order mark at the start only, also after plain chunks', () => {
+    const stream = new CleanTextStream();
+    expect(stream.write(bytes('plain\n')) + stream.write(bytes('\ufeffé\n')) + stream.end()).toBe('plain\n\ufeffé\n');
+    const fresh = new CleanTextStream();
+    expect(fresh.write(bytes('\ufeffé\n')) + fresh.write(bytes('plain\n')) + fresh.end()).toBe('é\nplain\n');
+  });
+
+  it('keeps a character whose bytes end one chunk and start a plain-looking next one', () => {
+    const stream = new CleanTextStream();
+    const euro = bytes('€');
+    expect(stream.write(euro.subarray(0, 2)) + stream.write(Uint8Array.of(...euro.subarray(2), 0x41)) + stream.end()).toBe('€A');
+    // The next chunk is pure ASCII, but the decoder holds the first two bytes of a character.
+    const held = new CleanTextStream();
+    expect(held.write(euro.subarray(0, 2)) + held.write(bytes('AB')) + held.end()).toBe('\ufffdAB');
   });
 });
