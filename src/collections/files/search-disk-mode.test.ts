@@ -12,7 +12,7 @@ import { compileGlob, globForWorker } from './find-files.js';
 import { createReadTools } from './read-tools.js';
 import { listsLocalDisk, readsLocalDisk } from './search-runner.js';
 import { locateRipgrep } from './ripgrep.js';
-import { findInWorker, literalOf } from './search-worker.js';
+import { findInWorker } from './search-worker.js';
 import { walkFiles } from './walk.js';
 
 /** A workspace that reads through its own methods, as a container or remote workspace would: search_files must use them. */
@@ -332,15 +332,6 @@ describe('globForWorker', () => {
         fromStart === pattern.glob || regex.test(pattern.basename ? fromStart.slice(fromStart.lastIndexOf('/') + 1) : fromStart);
       for (const candidate of paths) expect([glob, candidate, worker(candidate)]).toEqual([glob, candidate, expected(candidate)]);
     }
-  });
-});
-
-describe('literalOf', () => {
-  it('gives the text of a case-sensitive pattern without regular expression syntax, else nothing', () => {
-    expect(literalOf('needle', 'u')).toBe('needle');
-    expect(literalOf('naïve needle-2 #x', '')).toBe('naïve needle-2 #x');
-    expect(literalOf('needle', 'iu')).toBeUndefined();
-    for (const pattern of ['a.b', 'a\\.b', '^a', 'a$', 'a|b', 'a?', 'a*', 'a+', '(a)', '[a]', 'a{2}', 'a]', 'a}']) expect(literalOf(pattern, 'u')).toBeUndefined();
   });
 });
 

@@ -3,8 +3,7 @@
  * walker thread (`search-walker-thread.ts`), with the constants all three agree on. Every side
  * imports them from here, so a message changed in one place is checked in all.
  */
-/** Bytes the worker reads from a file at a time in disk mode; most files fit in one read (files are read whole up to this size). */
-export const WORKER_CHUNK_BYTES = 1024 * 1024;
+import type { RequiredText } from './search-prefilter.js';
 
 /** What the worker needs to match lines. */
 export interface SearchWorkerInit {
@@ -14,8 +13,8 @@ export interface SearchWorkerInit {
   readonly maxMatchLineLength: number;
   /** The whole-text test may skip a chunk with no match (see {@link canPrefilter}). */
   readonly prefilter: boolean;
-  /** The pattern is a case-sensitive literal (see {@link literalOf}): files without its bytes are not decoded. */
-  readonly literal: string | undefined;
+  /** Text every match contains (see `requiredText`): in disk mode, files whose bytes lack it are not decoded. */
+  readonly required: RequiredText | undefined;
   /** Disk mode: files over this many bytes are not read (answered `too-large`). */
   readonly maxFileBytes: number;
   /**
@@ -197,7 +196,41 @@ export interface WalkerSearchJob {
   /** Paths below the start are shown as this and the path from the start. */
   readonly shownPrefix: string;
   readonly startShown: string;
+  /**
+   * When the pattern has required text: the walker also screens files it has sent, from the
+   * newest back, while the search worker works from the oldest (see {@link CLAIM}), so both
+   * threads read files.
+   */
+  readonly screen?: { readonly required: RequiredText; readonly maxFileBytes: number };
 }
+
+/**
+ * States of one file of a walker batch, in the batch's `claims` memory (one slot per entry).
+ * The search worker takes a file by moving its slot from `free` to `worker`; the walker
+ * screens one by moving it from `free` to `screening`, reading it, and storing what it found:
+ * `noMatch` (text without the pattern's required text: searched, no match), `mayMatch` (the
+ * worker reads and matches it itself) or why it is not searched. Whoever moves a slot off
+ * `free` first does the file; the worker waits for a slot in `screening`.
+ */
+export const CLAIM = {
+  free: 0,
+  worker: 1,
+  screening: 2,
+  noMatch: 3,
+  mayMatch: 4,
+  binary: 5,
+  notUtf8: 6,
+  tooLarge: 7,
+  unreadable: 8,
+} as const;
+
+/** The verdict a screened slot holds, for the states that are one. */
+export const CLAIM_VERDICTS: Readonly<Record<number, Exclude<FileVerdict, 'text'>>> = {
+  [CLAIM.binary]: 'binary',
+  [CLAIM.notUtf8]: 'not-utf8',
+  [CLAIM.tooLarge]: 'too-large',
+  [CLAIM.unreadable]: 'unreadable',
+};
 
 /** Half of a `find_files` walk, given to the walker thread. */
 export interface WalkerFindJob {
@@ -212,7 +245,14 @@ export type WalkEntry = readonly ['f', string, string] | readonly ['u', '', stri
 
 /** What the walker thread posts on its port. */
 export type WalkerMessage =
-  | { readonly id: number; readonly entries: readonly WalkEntry[]; readonly end: boolean; readonly found?: undefined }
+  | {
+      readonly id: number;
+      readonly entries: readonly WalkEntry[];
+      readonly end: boolean;
+      /** With {@link WalkerSearchJob.screen}: one {@link CLAIM} slot (an `Int32Array`) per entry. */
+      readonly claims?: SharedArrayBuffer;
+      readonly found?: undefined;
+    }
   | { readonly id: number; readonly found: Omit<FindAnswer, 'type'>; readonly error?: string };
 
 /** What the main thread posts to the search worker. */

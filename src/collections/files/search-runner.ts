@@ -3,7 +3,8 @@ import { rethrowUnlessFileSystemError, type Workspace } from '../../workspace/wo
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { locateRipgrep, ripgrepCandidates, ripgrepGlob, ripgrepPattern, walkOrder, type RipgrepAnswer } from './ripgrep.js';
 import { SearchChannel, type ChannelStop, type FileState, type WalkEnd } from './search-channel.js';
-import { canPrefilter, literalOf, type FoundMessage, type IncludePattern, type SearchWalkJob } from './search-worker.js';
+import { requiredText } from './search-prefilter.js';
+import { canPrefilter, type FoundMessage, type IncludePattern, type SearchWalkJob } from './search-worker.js';
 import { describeNonText } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
 
@@ -143,7 +144,7 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
       mode,
       maxMatchLineLength: options.maxMatchLineLength,
       prefilter: canPrefilter(request.pattern.source),
-      literal: literalOf(request.pattern.source, request.pattern.flags),
+      required: requiredText(request.pattern.source, request.pattern.flags),
       maxFileBytes: maxSearchFileBytes,
     },
     regexTimeoutMs,

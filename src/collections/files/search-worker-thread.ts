@@ -6,16 +6,16 @@
  * close, while a walker thread of its own (`search-walker-thread.ts`) lists the folders. It
  * also runs `find_files`' walk. Started by `search-worker.ts`; never imported by the main thread.
  */
-import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MessageChannel, parentPort, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { listFolder, listingContext, walkFolders, type ListingState } from './folder-listing.js';
 import {
+  CLAIM,
+  CLAIM_VERDICTS,
   CONTROL_SLOTS,
   READING,
   SHARE_FOLDERS,
-  WORKER_CHUNK_BYTES,
   type ChunkResult,
   type FileVerdict,
   type FindJob,
@@ -28,15 +28,16 @@ import {
   type SearchWorkerRequest,
   type WalkEntry,
   type WalkerMessage,
+  type WalkerSearchJob,
   type WorkerMessage,
 } from './search-protocol.js';
-import { BINARY_SIGNATURES, BINARY_SNIFF_BYTES } from './text.js';
+import { SearchFileReader } from './search-file-reader.js';
+import { compileRequiredText, type RequiredText } from './search-prefilter.js';
 import { workerScript } from './worker-script.js';
 
 const port = parentPort!;
 const post = (message: WorkerMessage): void => port.postMessage(message);
-const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
-let buffer: Buffer | undefined;
+let reader: SearchFileReader | undefined;
 const control = new Int32Array(new SharedArrayBuffer(12));
 // Started at the first walk (a search through a non-local workspace needs none).
 let walker: Worker | undefined;
@@ -61,7 +62,8 @@ let progress: Int32Array<ArrayBufferLike> = new Int32Array(3);
 let pathBytes: Buffer<ArrayBufferLike> = Buffer.alloc(0);
 let regex = /$^/u;
 let whole: RegExp | undefined;
-let needle: Buffer | undefined;
+let required: RequiredText | undefined;
+let mayMatch: ((bytes: Buffer) => boolean) | undefined;
 
 function init(message: SearchWorkerInit): void {
   ({ mode, maxMatchLineLength, maxFileBytes } = message);
@@ -69,7 +71,8 @@ function init(message: SearchWorkerInit): void {
   pathBytes = Buffer.from(message.path);
   regex = new RegExp(message.source, message.flags);
   whole = message.prefilter ? new RegExp(message.source, `${message.flags}m`) : undefined;
-  needle = message.literal === undefined ? undefined : Buffer.from(message.literal, 'utf8');
+  required = message.required;
+  mayMatch = required === undefined ? undefined : compileRequiredText(required);
   post({ type: 'ready' });
 }
 
@@ -92,12 +95,13 @@ interface MutableResult {
 function matchText(text: string, startLine: number, base: number, wanted: number, result: MutableResult): void {
   Atomics.store(progress, 1, -1);
   if (whole !== undefined && !whole.test(text)) return;
-  const parts = text.split('\n');
-  if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
-  for (let index = 0; index < parts.length; index += 1) {
+  // Line by line with indexOf rather than split: no array of every line, and mode `files` stops at the first match.
+  for (let start = 0, index = 0; start < text.length; index += 1) {
     Atomics.store(progress, 1, base + index);
-    let line = parts[index]!;
-    if (line.endsWith('\r')) line = line.slice(0, -1);
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+    start = end + 1;
     if (mode === 'lines' && result.lines.length < wanted) {
       const found = regex.exec(line);
       if (found === null) continue;
@@ -117,79 +121,69 @@ function match(chunk: SearchChunk): ChunkResult {
   return result;
 }
 
-function describe(head: Buffer): FileVerdict | undefined {
-  for (const signature of BINARY_SIGNATURES) {
-    const offset = signature.offset ?? 0;
-    if (head.length >= offset + signature.bytes.length && signature.bytes.every((byte, index) => head[offset + index] === byte)) return 'binary';
-  }
-  if (head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) return 'not-utf8';
-  if (head.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return 'binary';
-  return undefined;
-}
-
-function fill(fd: number, into: Buffer, position: number): number {
-  let filled = 0;
-  while (filled < into.length) {
-    const read = fs.readSync(fd, into, filled, into.length - filled, position + filled);
-    if (read === 0) break;
-    filled += read;
-  }
-  return filled;
-}
-
 function countLines(text: string): number {
   let count = 0;
   for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count += 1;
   return count;
 }
 
-/** The same steps as the main thread's chunked reading, with the verdict in the answer. */
+/** Reads, screens and matches one file in disk mode: the same rules as the main thread's reading, with the verdict in the answer. */
 function searchFile(absolute: string, wanted: number): MutableResult {
   Atomics.store(progress, 1, READING);
+  reader ??= new SearchFileReader();
+  const read = reader.read(absolute, maxFileBytes);
+  if (read.type === 'passed-over') return { count: 0, lines: [], verdict: read.verdict };
   const result: MutableResult = { count: 0, lines: [], verdict: 'text' };
-  const fail = (verdict: FileVerdict): MutableResult => ({ count: 0, lines: [], verdict });
-  let fd: number;
-  try {
-    fd = fs.openSync(absolute, OPEN_FLAGS);
-  } catch {
-    return fail('unreadable');
+  if (read.type === 'text') {
+    // Most files of a search for a rare pattern end here: their bytes lack what every match needs.
+    if (mayMatch !== undefined && !mayMatch(read.bytes)) return result;
+    let text = read.bytes.toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    matchText(text, 1, 0, wanted, result);
+    return result;
   }
+  return searchLargeFile(read.fd, read.first, reader.chunkBuffer, wanted, result);
+}
+
+/**
+ * The walker's answer for a file it took first (see `CLAIM`), waiting while it reads the
+ * file; `undefined` when the file is this thread's to search: it got there first, or the
+ * walker found the pattern's required text in it.
+ */
+function screened(claims: Int32Array, slot: number): MutableResult | undefined {
+  if (Atomics.compareExchange(claims, slot, CLAIM.free, CLAIM.worker) === CLAIM.free) return undefined;
+  Atomics.store(progress, 1, READING);
+  let state = Atomics.load(claims, slot);
+  while (state === CLAIM.screening) {
+    Atomics.wait(claims, slot, CLAIM.screening, 100);
+    state = Atomics.load(claims, slot);
+  }
+  if (state === CLAIM.noMatch) return { count: 0, lines: [], verdict: 'text' };
+  const verdict = CLAIM_VERDICTS[state];
+  return verdict === undefined ? undefined : { count: 0, lines: [], verdict };
+}
+
+/** A file too large to read whole, in chunks: decoded as a stream, matched chunk by chunk, closed at the end. */
+function searchLargeFile(fd: number, first: Buffer, chunk: Buffer, wanted: number, result: MutableResult): MutableResult {
+  const fail = (verdict: FileVerdict): MutableResult => ({ count: 0, lines: [], verdict });
   try {
-    buffer ??= Buffer.allocUnsafe(WORKER_CHUNK_BYTES);
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    let bytes = first;
     let position = 0;
     let line = 0;
     let carry = '';
-    let decoder: InstanceType<typeof TextDecoder> | undefined;
     for (;;) {
-      Atomics.store(progress, 1, READING);
-      const filled = fill(fd, buffer, position);
-      const bytes = buffer.subarray(0, filled);
-      const complete = filled < buffer.length;
-      // Most files fit in the first read, which gives their size without a stat.
-      if (position === 0 && (complete ? filled : fs.fstatSync(fd).size) > maxFileBytes) return fail('too-large');
-      if (position === 0) {
-        const kind = describe(bytes);
-        if (kind !== undefined) return fail(kind);
-      }
-      if (bytes.includes(0)) return fail('binary');
-      if (position + filled > maxFileBytes) return fail('too-large');
+      if (position > 0 && bytes.includes(0)) return fail('binary');
+      const complete = bytes.length < chunk.length;
       let text: string;
-      if (position === 0 && complete) {
-        // The whole file in one read (the usual case): validated and, for a literal, looked for as bytes first.
-        if (!isUtf8(bytes)) return fail('not-utf8');
-        if (needle !== undefined && bytes.indexOf(needle) === -1) return result;
-        text = bytes.toString('utf8');
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      } else {
-        decoder ??= new TextDecoder('utf-8', { fatal: true });
-        try {
-          text = decoder.decode(bytes, { stream: !complete });
-        } catch {
-          return fail('not-utf8');
-        }
-        if (position === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      try {
+        text = decoder.decode(bytes, { stream: !complete });
+      } catch {
+        return fail('not-utf8');
       }
-      position += filled;
+      if (position === 0 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      position += bytes.length;
+      if (position > maxFileBytes) return fail('too-large');
       const combined = carry + text;
       const done = mode === 'files' && result.count > 0;
       if (complete) {
@@ -204,6 +198,14 @@ function searchFile(absolute: string, wanted: number): MutableResult {
         if (!done) matchText(lines, line + 1, line, wanted, result);
         line += countLines(lines);
       }
+      Atomics.store(progress, 1, READING);
+      let filled = 0;
+      while (filled < chunk.length) {
+        const read = fs.readSync(fd, chunk, filled, chunk.length - filled, position + filled);
+        if (read === 0) break;
+        filled += read;
+      }
+      bytes = chunk.subarray(0, filled);
     }
   } catch {
     return fail('unreadable');
@@ -256,11 +258,11 @@ function walk(job: SearchWalkJob): void {
   let textFiles = 0;
   let handedOffAfter: string | undefined;
   // Returns false once the limit is reached and another file is left, or the walk is handed off.
-  const visit = (absolute: string, shown: string): boolean => {
+  const visit = (absolute: string, shown: string, claims?: Int32Array, slot = 0): boolean => {
     if (committed >= job.limit) return false;
     Atomics.store(progress, 0, sequence++);
     Atomics.store(progress, 2, pathBytes.write(shown, 0));
-    const result = searchFile(absolute, job.limit - committed);
+    const result = (claims === undefined ? undefined : screened(claims, slot)) ?? searchFile(absolute, job.limit - committed);
     if (result.verdict === 'text') {
       searched += 1;
       textFiles += 1;
@@ -300,8 +302,10 @@ function walk(job: SearchWalkJob): void {
   const thread = walker !== undefined && walkerPort !== undefined ? { walker, port: walkerPort } : startWalker();
   const id = (walkId += 1);
   Atomics.store(control, CONTROL_SLOTS.stop, id);
-  thread.walker.postMessage({ type: 'walk', id, start: job.start, skipped: job.skipped, include: job.include, shownPrefix, startShown });
+  const screen = required === undefined ? {} : { screen: { required, maxFileBytes } };
+  thread.walker.postMessage({ type: 'walk', id, start: job.start, skipped: job.skipped, include: job.include, shownPrefix, startShown, ...screen } satisfies WalkerSearchJob);
   let queue: readonly WalkEntry[] = [];
+  let claims: Int32Array | undefined;
   let next = 0;
   let ended = false;
   const take = (): WalkEntry | undefined => {
@@ -311,6 +315,7 @@ function walk(job: SearchWalkJob): void {
       const message = nextFromWalker(thread.port, id, (candidate) => candidate.found === undefined);
       if (message.found !== undefined) continue;
       queue = message.entries;
+      claims = message.claims === undefined ? undefined : new Int32Array(message.claims);
       next = 0;
       ended = message.end;
     }
@@ -318,7 +323,7 @@ function walk(job: SearchWalkJob): void {
   try {
     for (let entry = take(); entry !== undefined; entry = take()) {
       if (entry[0] === 'u') unreadable.push(entry[2]);
-      else if (!visit(entry[1], entry[2])) {
+      else if (!visit(entry[1], entry[2], claims, next - 1)) {
         stop();
         return;
       }

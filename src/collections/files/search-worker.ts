@@ -11,7 +11,6 @@ import { workerScript } from './worker-script.js';
 export {
   PATH_BYTES,
   READING,
-  WORKER_CHUNK_BYTES,
   type ChunkResult,
   type FileVerdict,
   type FindAnswer,
@@ -127,14 +126,4 @@ export function releaseSearchWorker(worker: Worker): void {
  */
 export function canPrefilter(source: string): boolean {
   return !/\(\?<?[=!]/.test(source) && !source.includes('$');
-}
-
-/**
- * The text a pattern matches exactly, when it is a case-sensitive literal (no regular
- * expression syntax, no `i` flag): a file whose bytes do not contain it cannot match, so the
- * worker skips decoding and splitting it. `undefined` otherwise.
- */
-export function literalOf(source: string, flags: string): string | undefined {
-  if (flags.includes('i') || source.length === 0) return undefined;
-  return /^[^\\^$.|?*+()[\]{}\n\r]+$/.test(source) ? source : undefined;
 }
