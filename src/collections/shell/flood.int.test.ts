@@ -16,9 +16,12 @@ function flood(bytes: number): { growth: number; ms: number; replyLength: number
 }
 
 describe('run_shell: a flood of output', () => {
-  // The first 100 MB or so of a flood bring the process to its working size (about 60 MB
-  // above the baseline here, with the shell parser's worker thread in the process); past that
-  // it stops growing, which is what this compares: 800 MB against 100 MB.
+  // The first few hundred MB of a flood bring the process to its working size: about 30 MB
+  // above the baseline here, what a bare spawn that only reads the pipe grows by too (Node's
+  // read buffers and a young generation grown to its full size). Past that it stops growing,
+  // which is what this compares: 800 MB against 100 MB. (The 60 MB once read here was the shell
+  // parser's thread settling after its first parse, inside the measurement; the harness now
+  // lets it settle before reading the baseline.)
   it('keeps memory bounded: 800 MB grows the process no more than 100 MB does, give or take the heap\'s own swings', () => {
     const small = flood(100 * MB);
     const large = flood(800 * MB);
@@ -30,7 +33,7 @@ describe('run_shell: a flood of output', () => {
     // 700 MB more output; anything kept per byte would show as hundreds of MB. The slack is
     // for the heap's own ups and downs on a busy machine.
     expect(large.growth - small.growth).toBeLessThan(24 * MB);
-    expect(large.growth).toBeLessThan(96 * MB);
+    expect(large.growth).toBeLessThan(64 * MB);
   }, 120_000);
 
   it('returns the head and the tail of a flood and caps the spill file', async () => {

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runTool } from '../../../run-tool.js';
 import { createSession } from '../../../session.js';
+import { prepareSpawnHost } from '../../../workspace/spawn-host-client.js';
 import { Workspace } from '../../../workspace/workspace.js';
 import { createShellTools } from '../index.js';
 
@@ -15,7 +16,11 @@ const bytes = Number(process.argv[2]);
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-flood-'));
 const tool = createShellTools({ workspace: new Workspace(root), maxSpillCharacters: 10_000_000 }).tools[0]!;
 const session = createSession();
+await prepareSpawnHost();
 await runTool(tool, { command: 'echo warm-up' }, { session, mode: 'auto' });
+// The shell parser's thread (which the warm-up call waited for) goes on settling for a second
+// or two, moving resident memory by 10–25 MB that is not the flood's.
+await new Promise((resolve) => setTimeout(resolve, 3_000));
 const baseline = process.memoryUsage().rss;
 let peak = baseline;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
