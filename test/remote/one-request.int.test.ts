@@ -306,3 +306,39 @@ describe('progress, cancellation and the read-only collection', () => {
     expect(workspace.requestCount - before).toBe(1);
   });
 });
+
+describe('the provider-shaped tools (files.native) run in the box too', () => {
+  it('the text editor: view, str_replace, create, insert give the local replies, one request each', async () => {
+    local.session = createSession();
+    remote.session = createSession();
+    const editors = { local: local.files.native.textEditor(), remote: remote.files.native.textEditor() };
+    const calls: Record<string, unknown>[] = [
+      { command: 'view', path: 'src/deep/c.ts' },
+      { command: 'view', path: 'src/deep' },
+      { command: 'str_replace', path: 'src/deep/c.ts', old_str: 'export function', new_str: 'export async function' },
+      { command: 'insert', path: 'src/deep/c.ts', insert_line: 0, insert_text: '// inserted\n' },
+      { command: 'create', path: 'docs/made-by-editor.md', file_text: 'made\n' },
+      { command: 'str_replace', path: 'src/deep/c.ts', old_str: 'not there at all', new_str: 'x' },
+    ];
+    for (const input of calls) {
+      const localResult = await runTool(editors.local, input, { session: local.session, mode: 'auto' });
+      const before = workspace.requestCount;
+      const remoteResult = await runTool(editors.remote, input, { session: remote.session, mode: 'auto' });
+      expect(workspace.requestCount - before, JSON.stringify(input)).toBe(1);
+      expect(comparable(remoteResult)).toEqual(comparable(localResult));
+    }
+    expect(readFileSync(path.join(remoteHostRoot, 'src', 'deep', 'c.ts'), 'utf8')).toBe(readFileSync(path.join(localRoot, 'src', 'deep', 'c.ts'), 'utf8'));
+  });
+
+  it("the Responses API's apply_patch: one request, the local reply", async () => {
+    const patches = { local: local.files.native.applyPatch, remote: remote.files.native.applyPatch };
+    const input = { operation: { type: 'create_file', path: 'docs/patched.md', diff: '+patched\n' } };
+    const localResult = await runTool(patches.local, input, { session: local.session, mode: 'auto' });
+    const before = workspace.requestCount;
+    const remoteResult = await runTool(patches.remote, input, { session: remote.session, mode: 'auto' });
+    expect(workspace.requestCount - before).toBe(1);
+    expect(localResult.isError, localResult.text).toBe(false);
+    expect(comparable(remoteResult)).toEqual(comparable(localResult));
+    expect(readFileSync(path.join(remoteHostRoot, 'docs', 'patched.md'), 'utf8')).toBe('patched\n');
+  });
+});

@@ -19,7 +19,7 @@ const MAX_COLLECTIONS = 16;
 /** Runs file tool steps for callers over one local workspace (the box's). */
 export class FileToolRunner {
   readonly #workspace: Workspace;
-  readonly #collections = new Map<string, { collection: FileToolCollection; tools: Map<string, ToolDefinition<any>> }>();
+  readonly #collections = new Map<string, { collection: FileToolCollection; tools: Map<string, ToolDefinition<any>>; native: Map<string, ToolDefinition<any>> }>();
 
   constructor(workspace: Workspace) {
     this.#workspace = workspace;
@@ -76,7 +76,7 @@ export class FileToolRunner {
     let found = this.#collections.get(key);
     if (found === undefined) {
       const collection = createFileTools({ ...(step.options as object), workspace: this.#workspace });
-      found = { collection, tools: new Map(collection.tools.map((tool) => [tool.name, tool])) };
+      found = { collection, tools: new Map(collection.tools.map((tool) => [tool.name, tool])), native: new Map() };
       if (this.#collections.size >= MAX_COLLECTIONS) this.#collections.delete(this.#collections.keys().next().value!);
       this.#collections.set(key, found);
     }
@@ -84,7 +84,18 @@ export class FileToolRunner {
   }
 
   #tool(step: FileToolStep): ToolDefinition<any> {
-    const tool = this.#collection(step).tools.get(step.tool);
+    const found = this.#collection(step);
+    let tool: ToolDefinition<any> | undefined;
+    if (step.native === undefined) tool = found.tools.get(step.tool);
+    else {
+      const key = JSON.stringify(step.native);
+      tool = found.native.get(key);
+      if (tool === undefined) {
+        tool = step.native.tool === 'textEditor' ? found.collection.native.textEditor(step.native.options) : found.collection.native.applyPatch;
+        found.native.set(key, tool);
+      }
+      if (tool.name !== step.tool) tool = undefined;
+    }
     if (tool === undefined) throw new TypeError(`The file tools in the box have no tool named ${JSON.stringify(step.tool)}. Install the same agent-toolbelt version in the box as on the caller.`);
     return tool;
   }

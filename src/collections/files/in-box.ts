@@ -27,7 +27,12 @@ export interface FileToolStep {
   readonly input: Readonly<Record<string, unknown>>;
   readonly toolCallId: string;
   readonly session: SessionSlice;
+  /** Set for a provider-shaped tool of the collection (`files.native`): which one, with its options. */
+  readonly native?: NativeToolStep;
 }
+
+/** Which of `files.native` a step's tool is. */
+export type NativeToolStep = { readonly tool: 'textEditor'; readonly options?: Readonly<Record<string, unknown>> } | { readonly tool: 'applyPatch' };
 
 /** `files.undo(session)`, as the box runs it. */
 export interface FileUndoStep {
@@ -123,10 +128,17 @@ export function runToolsInPlace(
   workspace: Workspace,
   runner: RunsFileToolsInPlace,
 ): ToolDefinition<any>[] {
-  return tools.map((tool) => inPlace(tool, options, workspace, runner));
+  return tools.map((tool) => runToolInPlace(tool, options, workspace, runner));
 }
 
-function inPlace(tool: ToolDefinition<any>, options: Readonly<Record<string, unknown>>, workspace: Workspace, runner: RunsFileToolsInPlace): ToolDefinition<any> {
+/** One tool run by `runner`, as {@link runToolsInPlace} does; `native` names a tool of `files.native`. */
+export function runToolInPlace(
+  tool: ToolDefinition<any>,
+  options: Readonly<Record<string, unknown>>,
+  workspace: Workspace,
+  runner: RunsFileToolsInPlace,
+  native?: NativeToolStep,
+): ToolDefinition<any> {
   /** Inputs whose policy check passed and whose execute has not run yet. */
   const checked = new WeakSet<object>();
   const step = (session: Session, phase: FileToolStep['phase'], input: Record<string, unknown>, toolCallId: string, checkFirst: boolean): FileToolStep => ({
@@ -138,6 +150,7 @@ function inPlace(tool: ToolDefinition<any>, options: Readonly<Record<string, unk
     input,
     toolCallId,
     session: sessionSlice(session, workspace.root),
+    ...(native === undefined ? {} : { native }),
   });
   const checkPolicy =
     tool.checkPolicy === undefined

@@ -7,7 +7,7 @@ import { createApplyPatchTool } from './apply-patch/tool.js';
 import { createCreateFileTool } from './create-file.js';
 import { createDeleteFileTool } from './delete-file.js';
 import { createEditFileTool } from './edit-file.js';
-import { fileToolsInPlace, runToolsInPlace, stepOptions, undoInPlace } from './in-box.js';
+import { fileToolsInPlace, runToolInPlace, runToolsInPlace, stepOptions, undoInPlace } from './in-box.js';
 import { createMoveFileTool } from './move-file.js';
 import { READ_TOOLS_INSTRUCTIONS } from './read-descriptions.js';
 import { createReadTools, validateReadToolsOptions, type ReadToolsOptions } from './read-tools.js';
@@ -97,9 +97,13 @@ export function createFileTools(options: FileToolsOptions): FileToolCollection {
     name: 'files',
     tools,
     native: {
-      textEditor: (editorOptions) => createTextEditorTool(context, byName, editorOptions),
+      textEditor: (editorOptions) => {
+        const editor = createTextEditorTool(context, byName, editorOptions);
+        return runner === undefined ? editor : runToolInPlace(editor, stepOptions(options), resolved.workspace, runner, { tool: 'textEditor', ...(editorOptions === undefined ? {} : { options: { ...editorOptions } }) });
+      },
       get applyPatch() {
-        return (nativeApplyPatch ??= createNativeApplyPatchTool(context));
+        const patch = () => createNativeApplyPatchTool(context);
+        return (nativeApplyPatch ??= runner === undefined ? patch() : runToolInPlace(patch(), stepOptions(options), resolved.workspace, runner, { tool: 'applyPatch' }));
       },
     },
     instructions: `${READ_TOOLS_INSTRUCTIONS}\n\n${WRITE_TOOLS_INSTRUCTIONS}`,
