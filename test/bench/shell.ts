@@ -6,9 +6,13 @@
  *   the table shows the median sample divided by that count, so one number is one call.
  * - Extra rows without a target: `echo hello` the same way (a little output through the
  *   pipes), and `seq 1 1000000` (6.9 MB of output, cut to fit the reply and saved to a file).
- * - A 1 GB flood in a fresh process per side (test/bench/shell-flood-child.ts): time, peak
- *   resident memory growth, and for run_shell the reply's length against its budget
- *   (`maxOutputCharacters`) and the size of the saved copy (capped by `maxSpillCharacters`).
+ * - The event-loop block of starting `true` in a process holding a gigabyte
+ *   (src/collections/shell/test-support/spawn-block-harness.ts): run_shell, which starts it from
+ *   the spawn host, against a program spawned from the process itself (which forks it).
+ * - A 1 GB flood in a fresh process per side (test/bench/shell-flood-child.ts), three times
+ *   each, alternating: time, peak resident memory growth, and for run_shell the reply's length
+ *   against its budget (`maxOutputCharacters`) and the size of the saved copy (capped by
+ *   `maxSpillCharacters`). Also issue 16's flood row (`recordFloodFigure`).
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
@@ -20,7 +24,7 @@ import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
 import { prepareSpawnHost } from '../../src/workspace/spawn-host-client.js';
 import { Workspace } from '../../src/workspace/workspace.js';
-import { compare, megabytes, ms, printTable, ratio, record, runInFreshProcess, verdict } from './harness.js';
+import { compare, median, megabytes, ms, printTable, ratio, record, runInFreshProcess, verdict, type FreshProcessResult } from './harness.js';
 import { recordFloodFigure } from './issue-16.js';
 
 /** Calls per timed sample in the per-call cases: enough that timer resolution does not matter. */
@@ -28,7 +32,14 @@ const CALLS_PER_SAMPLE = 20;
 const OVERHEAD_TARGET = 1.5;
 const FLOOD_BYTES = 1024 ** 3;
 const FLOOD_MEMORY_TARGET_BYTES = 50 * 1024 ** 2;
+/** Floods per side; the medians are reported. */
+const FLOOD_RUNS = 3;
 const LARGE_COMMAND = 'seq 1 1000000';
+/** The big-process case: run_shell `true` in a process grown to this size, this many times. */
+const SPAWN_BLOCK_HARNESS = '../../src/collections/shell/test-support/spawn-block-harness.ts';
+const SPAWN_BLOCK_MEGABYTES = 1024;
+const SPAWN_BLOCK_CALLS = 5;
+const SPAWN_BLOCK_TARGET_MS = 20;
 const SUITE = 'shell';
 
 /** Runs the cases, prints a table and records the summary rows. */
@@ -59,8 +70,35 @@ export async function run(): Promise<void> {
     rows.push([`\`${LARGE_COMMAND}\` (6.9 MB)`, ms(large.ours), ms(large.reference), ratio(large.ratio), 'reply cut to fit, whole output saved']);
     recordExtra(`\`${LARGE_COMMAND}\` (6.9 MB)`, large.ours, large.reference);
 
-    const toolFlood = await runInFreshProcess('shell-flood-child.ts', ['tool', String(FLOOD_BYTES)]);
-    const spawnFlood = await runInFreshProcess('shell-flood-child.ts', ['spawn', String(FLOOD_BYTES)]);
+    const block = await runInFreshProcess(SPAWN_BLOCK_HARNESS, [String(SPAWN_BLOCK_MEGABYTES), String(SPAWN_BLOCK_CALLS)]);
+    const hostedBlock = median(block.hosted as number[]);
+    const hereBlock = median(block.here as number[]);
+    rows.push([
+      `\`true\` at ${formatCount(Number(block.residentMegabytes))} MB resident, event-loop block`,
+      ms(hostedBlock),
+      ms(hereBlock),
+      ratio(hostedBlock / hereBlock),
+      `median of ${SPAWN_BLOCK_CALLS}; run_shell starts it from the spawn host, the bare spawn forks this process`,
+    ]);
+    record({
+      suite: SUITE,
+      case: '`true` at 1 GB resident, event-loop block',
+      ours: ms(hostedBlock),
+      reference: `${ms(hereBlock)} (spawned from the process)`,
+      ratio: ratio(hostedBlock / hereBlock),
+      target: `≤ ${ms(SPAWN_BLOCK_TARGET_MS)}`,
+      verdict: verdict(hostedBlock, SPAWN_BLOCK_TARGET_MS),
+    });
+
+    // One flood per side in a fresh process, alternating, FLOOD_RUNS times; medians.
+    const toolFloods: FreshProcessResult[] = [];
+    const spawnFloods: FreshProcessResult[] = [];
+    for (let run = 0; run < FLOOD_RUNS; run += 1) {
+      toolFloods.push(await runInFreshProcess('shell-flood-child.ts', ['tool', String(FLOOD_BYTES)]));
+      spawnFloods.push(await runInFreshProcess('shell-flood-child.ts', ['spawn', String(FLOOD_BYTES)]));
+    }
+    const toolFlood = medianFlood(toolFloods);
+    const spawnFlood = medianFlood(spawnFloods);
     const replyCharacters = Number(toolFlood.replyCharacters);
     const spillBytes = Number(toolFlood.spillBytes);
     rows.push([
@@ -75,7 +113,7 @@ export async function run(): Promise<void> {
       megabytes(toolFlood.peakGrowthBytes),
       megabytes(spawnFlood.peakGrowthBytes),
       ratio(toolFlood.peakGrowthBytes / spawnFlood.peakGrowthBytes),
-      'fresh process per side',
+      `fresh process per side; median of ${FLOOD_RUNS}`,
     ]);
     rows.push([
       '1 GB flood, reply length',
@@ -149,6 +187,12 @@ async function comparePerCall(ours: () => Promise<unknown>, reference: () => Pro
 /** A summary row for a case shown for context, without a target. */
 function recordExtra(name: string, ours: number, reference: number): void {
   record({ suite: SUITE, case: name, ours: ms(ours), reference: `${ms(reference)} (bare spawn)`, ratio: ratio(ours / reference), target: '-', verdict: '-' });
+}
+
+/** The median time and the median memory growth of several floods (each median on its own). */
+function medianFlood(runs: readonly FreshProcessResult[]): FreshProcessResult {
+  const byTime = [...runs].sort((a, b) => a.ms - b.ms);
+  return { ...byTime[Math.floor(runs.length / 2)]!, ms: median(runs.map((run) => run.ms)), peakGrowthBytes: median(runs.map((run) => run.peakGrowthBytes)) };
 }
 
 function formatCount(value: number): string {
