@@ -10,6 +10,9 @@ export interface SessionJSON {
   readonly approvals: readonly string[];
 }
 
+/** JSON that was parsed for one new session and that nothing else holds: its constructor need not copy it. */
+const unshared = new WeakSet<SessionJSON>();
+
 /**
  * The state of one conversation: the task list, the undo record, read snapshots, "always"
  * approvals and background jobs. Everything but live processes survives
@@ -27,7 +30,9 @@ export class Session {
   /** Use {@link createSession} or {@link restoreSession}. */
   constructor(json?: SessionJSON) {
     this.id = json?.id ?? randomUUID();
-    this.#state = new Map(Object.entries(json?.state ?? {}).map(([key, value]) => [key, structuredClone(value)]));
+    // JSON parsed for this session alone is kept as it is; anything else may still be held by its caller, so it is copied.
+    const copy = json !== undefined && unshared.delete(json) ? (value: unknown) => value : structuredClone;
+    this.#state = new Map(Object.entries(json?.state ?? {}).map(([key, value]) => [key, copy(value)]));
     this.#approvals = new Set(json?.approvals ?? []);
   }
 
@@ -112,7 +117,21 @@ export function restoreSession(json: SessionJSON | string): Session {
   if (!isSessionJSON(value)) {
     throw new TypeError('Expected the output of `session.toJSON()`: an object with `version: 1`, `id`, `state` and `approvals`.');
   }
+  if (typeof json === 'string') unshared.add(value);
   return new Session(value);
+}
+
+/**
+ * Like {@link restoreSession}, for JSON its caller has just parsed and hands over: the session
+ * keeps those objects instead of copying them, which for a large session is the longest step
+ * of a load. Session stores use it; the caller must not touch `json` afterwards.
+ */
+export function restoreParsedSession(json: SessionJSON): Session {
+  if (!isSessionJSON(json)) {
+    throw new TypeError('Expected the output of `session.toJSON()`: an object with `version: 1`, `id`, `state` and `approvals`.');
+  }
+  unshared.add(json);
+  return new Session(json);
 }
 
 function isSessionJSON(value: unknown): value is SessionJSON {

@@ -4,7 +4,7 @@ import { SessionBusyError } from '../errors/session-busy-error.js';
 import { SessionLeaseLostError } from '../errors/session-lease-lost-error.js';
 import { SessionStoreError } from '../errors/session-store-error.js';
 import { SessionVersionError } from '../errors/session-version-error.js';
-import { createSession, restoreSession, type Session } from '../session.js';
+import { createSession, restoreParsedSession, type Session } from '../session.js';
 import type { SaveSessionOptions, SessionStore, SessionTurn, WithSessionOptions } from './session-store.js';
 import type { ReleaseWatcher, SessionStoreBackend, StoredSession, WriteOutcome } from './store-backend.js';
 import {
@@ -115,7 +115,7 @@ export function createSessionStore(backend: SessionStoreBackend, defaults: Sessi
       // Parsing, copying and serialising a large session are each a long synchronous step: a
       // turn of the event loop between them keeps any one block short.
       await nextTick();
-      session = stored.json === undefined ? createSession({ id }) : restoreSession(stored.json);
+      session = stored.json === undefined ? createSession({ id }) : restoreParsedSession(stored.json);
       const signal = options.signal === undefined ? lost.signal : AbortSignal.any([lost.signal, options.signal]);
       const result = await fn(session, { id, version: stored.version, signal });
       renewal.stop();
@@ -163,7 +163,7 @@ export function createSessionStore(backend: SessionStoreBackend, defaults: Sessi
     assertSessionId(id);
     const stored = await call('load', id, () => backend.read(id));
     if (stored.json === undefined) return undefined;
-    const session = restoreSession(stored.json);
+    const session = restoreParsedSession(stored.json);
     loadedVersions.set(session, stored.version);
     return session;
   }

@@ -2,6 +2,10 @@ import type { SessionJSON } from '../session.js';
 
 /** A stored session as a backend reads it: its JSON (absent when never saved or expired) and version. */
 export interface StoredSession {
+  /**
+   * Parsed for this call and not kept by the backend: the store's session takes these objects
+   * over without copying them. A backend that keeps objects in memory returns a copy.
+   */
   readonly json: SessionJSON | undefined;
   /** `0` when the session was never saved. */
   readonly version: number;
