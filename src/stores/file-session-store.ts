@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { closeSync, linkSync, open, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SessionJSON } from '../session.js';
 import { createSessionStore } from './create-session-store.js';
@@ -27,9 +27,9 @@ interface VersionFile {
 
 /**
  * One lease generation: `lease-<generation>.json`, written only by its holder. Its release is
- * the empty file `lease-<generation>.released` beside it, so a listing of the folder tells a
- * free session from a held one without reading anything. `released: true` in the file itself
- * is how stores before that marker released, and still counts.
+ * a second name of that file, `lease-<generation>.released`, so a listing of the folder tells
+ * a free session from a held one without reading anything. `released: true` in the file
+ * itself is how stores before that marker released, and still counts.
  */
 interface LeaseFile {
   readonly token: string;
@@ -65,16 +65,17 @@ const MAX_FOLDER_NAME = 200;
  * saves from one version can never both land. A lease is a numbered generation file
  * (`lease-<g>.json`, created the same way) holding its owner's token and expiry: taking over
  * an expired lease means creating the next generation, which only one process can do. The
- * holder releases it by creating the empty `lease-<g>.released` beside it. A killed holder
- * leaves a lease that simply expires. For several machines, use the Postgres or Redis store.
+ * holder releases it by linking it to `lease-<g>.released`. A killed holder leaves a lease
+ * that simply expires. For several machines, use the Postgres or Redis store.
  *
- * A turn's steps (list the folder, read or create a small file, link, read or write the
- * session) use Node's synchronous file calls: each is one system call on a local disk, tens
- * of microseconds, where a promise-based call costs a thread-pool round trip several times
- * that. The whole file of a 1 MB session is written in about a millisecond, far below the
- * 20 ms an event loop may be held; the bench and the tests measure both. Renewals, tidying
- * and `delete` are asynchronous. Keep `dir` on a local disk: on a network mount a stalled
- * server would stall these calls, and the event loop with them.
+ * A turn writes its two new files (the lease, the version) with promise-based calls, since
+ * creating a file is what waits when the disk is busy; every other step (listing the folder,
+ * reading the lease and the session, linking) is a synchronous call: one system call on a
+ * local disk, microseconds, where a promise-based call costs a thread-pool round trip several
+ * times that. The checks and the link that publishes a file then run in one synchronous
+ * stretch. Reading a 1 MB session takes about a millisecond, far below the 20 ms an event
+ * loop may be held; the bench and the tests measure it. Keep `dir` on a local disk: on a
+ * network mount a stalled server would stall these calls, and the event loop with them.
  *
  * @example
  * const store = createFileSessionStore({ dir: '.sessions' });
@@ -131,10 +132,10 @@ class FileBackend implements SessionStoreBackend {
   }
 
   /** The folder's listing, making the folder first when it is missing (a new session, or one deleted since). */
-  #scanOrCreate(folder: string): FolderScan {
+  async #scanOrCreate(folder: string): Promise<FolderScan> {
     const scan = this.#scan(folder);
     if (scan !== undefined) return scan;
-    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    await mkdir(folder, { recursive: true, mode: 0o700 });
     return { lease: 0, released: false, version: 0, names: [] };
   }
 
@@ -156,13 +157,34 @@ class FileBackend implements SessionStoreBackend {
   }
 
   /**
-   * Creates `name` with `content`, false when it exists: a temp file hard-linked into place,
-   * so readers never see it half-written. The temp name only counts the file's links down,
-   * which frees nothing, so it is unlinked at once.
+   * Writes `content` to a new temp file in `folder`; `undefined` when the folder is gone.
+   * Creating the file is the one step of a turn on the thread pool: it is what waits when the
+   * disk is busy (other processes creating files), and that wait must not hold the event loop.
+   * Writing into the created file is a copy into the page cache, done synchronously.
    */
-  #createExclusive(folder: string, name: string, content: string): boolean {
+  async #writeTemp(folder: string, content: string): Promise<string | undefined> {
     const temp = path.join(folder, `.tmp-${randomUUID()}`);
-    writeFileSync(temp, content, { mode: 0o600, flag: 'wx' });
+    let descriptor: number;
+    try {
+      descriptor = await new Promise<number>((resolve, reject) => open(temp, 'wx', 0o600, (error, fd) => (error === null ? resolve(fd) : reject(error))));
+    } catch (error) {
+      if (isCode(error, 'ENOENT')) return undefined;
+      throw error;
+    }
+    try {
+      writeFileSync(descriptor, content);
+    } finally {
+      closeSync(descriptor);
+    }
+    return temp;
+  }
+
+  /**
+   * Hard-links a written temp file to `name`, false when `name` exists: readers never see the
+   * file half-written, and no two processes can create one name. The temp name only counts
+   * the file's links down; it is dropped in the background.
+   */
+  #linkTemp(folder: string, temp: string, name: string): boolean {
     try {
       linkSync(temp, path.join(folder, name));
       return true;
@@ -170,12 +192,13 @@ class FileBackend implements SessionStoreBackend {
       if (isCode(error, 'EEXIST')) return false;
       throw error;
     } finally {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // A temp name left behind is only untidy: the version or lease is linked (or was not).
-      }
+      this.#dropTemp(temp);
     }
+  }
+
+  /** A temp name left behind by a crash is only untidy: what it held is linked, or was refused. */
+  #dropTemp(temp: string): void {
+    unlink(temp).catch(() => undefined);
   }
 
   /**
@@ -213,27 +236,34 @@ class FileBackend implements SessionStoreBackend {
   async write(id: string, json: SessionJSON, options: WriteOptions): Promise<WriteOutcome> {
     const folder = this.#folder(id);
     const token = options.leaseToken;
-    const scan = token === undefined ? this.#scanOrCreate(folder) : this.#scan(folder);
-    if (scan === undefined) {
+    if (token === undefined) await this.#scanOrCreate(folder);
+    const version = options.expectedVersion + 1;
+    const now = Date.now();
+    const file: VersionFile = { format: 1, id, version, savedAt: now, expiresAt: options.ttlMs === undefined ? null : now + options.ttlMs, session: json };
+    // Written first, so that the checks below and the link that publishes it run in one synchronous stretch: nothing can change between them in this process.
+    const temp = await this.#writeTemp(folder, JSON.stringify(file));
+    const scan = this.#scan(folder);
+    const refuse = (outcome: WriteOutcome): WriteOutcome => {
+      if (temp !== undefined) this.#dropTemp(temp);
+      return outcome;
+    };
+    if (scan === undefined || temp === undefined) {
       if (!this.#rootExists()) throw new Error(`the folder ${this.#root} is missing`);
       // A turn's folder holds its lease: gone means the session was deleted under the turn.
-      return { written: false, reason: 'lease', storedVersion: 0 };
+      if (token !== undefined) return refuse({ written: false, reason: 'lease', storedVersion: 0 });
+      throw new Error(`the folder of session ${JSON.stringify(id)} was deleted while saving`);
     }
-    const now = Date.now();
     if (token !== undefined) {
       // A takeover creates a higher generation, and only this process writes ours: the listing, our own expiry and the token say it all.
       const held = this.#held.get(token);
-      if (held === undefined || held.id !== id || scan.lease !== held.generation || scan.released || held.expiresAt <= now || this.#readLease(folder, held.generation)?.token !== token) {
-        return { written: false, reason: 'lease', storedVersion: scan.version };
+      if (held === undefined || held.id !== id || scan.lease !== held.generation || scan.released || held.expiresAt <= Date.now() || this.#readLease(folder, held.generation)?.token !== token) {
+        return refuse({ written: false, reason: 'lease', storedVersion: scan.version });
       }
-    } else if (this.#activeLease(folder, scan, now) !== undefined) {
-      return { written: false, reason: 'busy', storedVersion: scan.version };
+    } else if (this.#activeLease(folder, scan, Date.now()) !== undefined) {
+      return refuse({ written: false, reason: 'busy', storedVersion: scan.version });
     }
-    if (scan.version !== options.expectedVersion) return { written: false, reason: 'version', storedVersion: scan.version };
-
-    const version = options.expectedVersion + 1;
-    const file: VersionFile = { format: 1, id, version, savedAt: now, expiresAt: options.ttlMs === undefined ? null : now + options.ttlMs, session: json };
-    if (!this.#createExclusive(folder, `v${version}.json`, JSON.stringify(file))) {
+    if (scan.version !== options.expectedVersion) return refuse({ written: false, reason: 'version', storedVersion: scan.version });
+    if (!this.#linkTemp(folder, temp, `v${version}.json`)) {
       return { written: false, reason: 'version', storedVersion: this.#scan(folder)?.version ?? version };
     }
     this.#removeBelow(folder, scan.names, 'version', version);
@@ -261,21 +291,24 @@ class FileBackend implements SessionStoreBackend {
 
   async acquire(id: string, token: string, leaseMs: number): Promise<LeaseOutcome> {
     const folder = this.#folder(id);
-    const scan = this.#scanOrCreate(folder);
-    const now = Date.now();
-    const current = this.#activeLease(folder, scan, now);
-    if (current !== undefined) return { acquired: false, retryInMs: current.expiresAt - now };
+    const first = await this.#scanOrCreate(folder);
+    const current = this.#activeLease(folder, first, Date.now());
+    if (current !== undefined) return { acquired: false, retryInMs: current.expiresAt - Date.now() };
 
-    const generation = scan.lease + 1;
-    const expiresAt = now + leaseMs;
+    const expiresAt = Date.now() + leaseMs;
     const lease: LeaseFile = { token, expiresAt, pid: process.pid, released: false };
-    try {
-      if (!this.#createExclusive(folder, `lease-${generation}.json`, JSON.stringify(lease))) return { acquired: false, retryInMs: leaseMs };
-    } catch (error) {
-      // Deleted between the listing and now: try again, which makes the folder anew.
-      if (isCode(error, 'ENOENT')) return { acquired: false, retryInMs: 0 };
-      throw error;
+    const temp = await this.#writeTemp(folder, JSON.stringify(lease));
+    // Deleted since the listing: try again, which makes the folder anew.
+    if (temp === undefined) return { acquired: false, retryInMs: 0 };
+    // From here to the end, one synchronous stretch: list again (the file took a moment), check, create the next generation.
+    const scan = this.#scan(folder);
+    const taken = scan === undefined ? undefined : this.#activeLease(folder, scan, Date.now());
+    if (scan === undefined || taken !== undefined) {
+      this.#dropTemp(temp);
+      return { acquired: false, retryInMs: taken === undefined ? 0 : taken.expiresAt - Date.now() };
     }
+    const generation = scan.lease + 1;
+    if (!this.#linkTemp(folder, temp, `lease-${generation}.json`)) return { acquired: false, retryInMs: leaseMs };
     // A process that listed the folder long ago may have created a generation below a newer one; only the highest counts.
     const after = this.#scan(folder);
     if (after === undefined) return { acquired: false, retryInMs: 0 };
@@ -321,10 +354,14 @@ class FileBackend implements SessionStoreBackend {
     this.#markReleased(folder, held.generation);
   }
 
-  /** Creates the empty `lease-<generation>.released`; harmless if a newer generation exists, as only the highest counts. */
+  /**
+   * Gives the generation file a second name, `lease-<generation>.released`: a hard link, which
+   * creates no file, so it is as quick as a listing even when the disk is busy. Harmless if a
+   * newer generation exists, as only the highest counts.
+   */
   #markReleased(folder: string, generation: number): void {
     try {
-      closeSync(openSync(path.join(folder, `lease-${generation}.released`), 'wx', 0o600));
+      linkSync(path.join(folder, `lease-${generation}.json`), path.join(folder, `lease-${generation}.released`));
     } catch (error) {
       if (!isCode(error, 'EEXIST') && !isCode(error, 'ENOENT')) throw error;
     }

@@ -51,14 +51,14 @@ describe('the file session store', () => {
     expect(() => createFileSessionStore({ dir: ' ' })).toThrow('Expected the `dir` option of createFileSessionStore to be a folder path, got ` ` (string).');
   });
 
-  it('marks a finished turn’s lease released with an empty file beside it, so the next turn lists the folder and goes', async () => {
+  it('marks a finished turn’s lease released with a second name of its file, so the next turn lists the folder and goes', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'toolbelt-file-store-lease-'));
     const store = createFileSessionStore({ dir });
     await store.withSession('chat', (session) => addTask(session, 'one'));
     await store.withSession('chat', (session) => addTask(session, 'two'), { waitMs: 0 });
     const folder = path.join(dir, 'chat');
     await expect.poll(async () => (await readdir(folder)).sort(), { timeout: 5_000 }).toEqual(['lease-2.json', 'lease-2.released', 'v2.json']);
-    expect((await stat(path.join(folder, 'lease-2.released'))).size).toBe(0);
+    expect((await stat(path.join(folder, 'lease-2.released'))).ino).toBe((await stat(path.join(folder, 'lease-2.json'))).ino);
     expect(JSON.parse(await readFile(path.join(folder, 'lease-2.json'), 'utf8'))).toMatchObject({ released: false, pid: process.pid });
     expect(await subjects(await store.load('chat'))).toEqual(['one', 'two']);
     await rm(dir, { recursive: true, force: true });
