@@ -15,6 +15,14 @@ export const SPILL_MAX_FILES = 20;
  * written together (`writev`), so a deeper queue also means fewer, larger writes.
  */
 const SPILL_QUEUE_BYTES = 1024 * 1024;
+/**
+ * Output is gathered into writes of at least this many characters (or whatever arrived within
+ * {@link SPILL_FLUSH_MS}): a command that prints in small reads (`seq`, a test runner's lines)
+ * would otherwise cost one file write per read.
+ */
+const SPILL_WRITE_CHARACTERS = 64 * 1024;
+/** The longest the saved copy lags behind the output, for a reader of a command still running. */
+const SPILL_FLUSH_MS = 100;
 
 /**
  * A file in `.toolbelt/output/` that receives a command's whole output while it arrives, so
@@ -27,6 +35,10 @@ export class SpillFile {
   readonly #stream: Writable;
   readonly #maxCharacters: number;
   #written = 0;
+  /** Text not yet handed to the stream, and its length. */
+  #gathered: string[] = [];
+  #gatheredLength = 0;
+  #flushTimer: NodeJS.Timeout | undefined;
   #error: Error | undefined;
   /** True when the output went past the file's limit and the rest was not saved. */
   truncated = false;
@@ -67,10 +79,25 @@ export class SpillFile {
       this.truncated = true;
     }
     this.#written += text.length;
-    let more = this.#stream.write(text);
-    if (this.truncated) {
-      more = this.#stream.write(`\n[… the output went on; this file stops at ${this.#maxCharacters.toLocaleString('en-US')} characters]\n`) && more;
+    this.#gathered.push(text);
+    this.#gatheredLength += text.length;
+    if (this.truncated) this.#gathered.push(`\n[… the output went on; this file stops at ${this.#maxCharacters.toLocaleString('en-US')} characters]\n`);
+    else if (this.#gatheredLength < SPILL_WRITE_CHARACTERS) {
+      this.#flushTimer ??= setTimeout(() => void this.#flush(), SPILL_FLUSH_MS).unref();
+      return undefined;
     }
+    return this.#flush();
+  }
+
+  /** Hands the gathered text to the stream; a promise when the stream is too far behind. */
+  #flush(): Promise<void> | undefined {
+    clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    if (this.#gathered.length === 0 || this.#stream.destroyed) return undefined;
+    const text = this.#gathered.length === 1 ? this.#gathered[0]! : this.#gathered.join('');
+    this.#gathered = [];
+    this.#gatheredLength = 0;
+    const more = this.#stream.write(text);
     // `drain` follows only a write that returned false, so only then is there something to wait for.
     if (more || this.#error !== undefined || this.#stream.writableLength < SPILL_QUEUE_BYTES) return undefined;
     return new Promise<void>((resolve) => {
@@ -88,7 +115,9 @@ export class SpillFile {
 
   /** Flushes and closes the file. */
   async close(): Promise<void> {
+    clearTimeout(this.#flushTimer);
     if (this.#stream.closed) return;
+    await this.#flush();
     await new Promise<void>((resolve) => {
       this.#stream.end(() => resolve());
       this.#stream.once('error', () => resolve());
