@@ -41,6 +41,32 @@ export function summaryRows(): readonly SummaryRow[] {
   return summary;
 }
 
+/**
+ * This run's figure for one row of an issue's table (issue 16's rows are in
+ * test/bench/issue-16.ts): any suite that measures a row records it here, and the table printed
+ * at the end of the run fills its "now" column from these.
+ */
+export interface IssueFigure {
+  /** The row's id in the issue's table, such as `write-3000-lines`. */
+  readonly row: string;
+  /** What was measured, as the table shows it. */
+  readonly now: string;
+  /** `met`, or `missed` with what missed. */
+  readonly verdict: string;
+}
+
+const issueFigureRows = new Map<string, IssueFigure>();
+
+/** Records (or replaces) this run's figure for a row of an issue's table. */
+export function recordIssueFigure(figure: IssueFigure): void {
+  issueFigureRows.set(figure.row, figure);
+}
+
+/** The issue figures recorded so far, by row id. */
+export function issueFigures(): ReadonlyMap<string, IssueFigure> {
+  return issueFigureRows;
+}
+
 /** Side-by-side timing of two actions. */
 export interface Comparison<T> {
   /** Median milliseconds of ours. */

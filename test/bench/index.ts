@@ -6,8 +6,13 @@
  *   npm run bench                 every suite
  *   npm run bench -- search find  only the suites whose names contain these words
  *   npm run bench -- --fresh      rebuild the generated tree first
+ *
+ * Ends with issue 16's table (test/bench/issue-16.ts) when a suite measured its rows; the
+ * server suite measures every row no other selected suite did.
  */
-import { describeMachine, printTable, summaryRows } from './harness.js';
+import * as os from 'node:os';
+import { describeMachine, issueFigures, printTable, summaryRows } from './harness.js';
+import { printIssue16Table } from './issue-16.js';
 import { benchTree } from './tree.js';
 
 const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<void> }> }> = [
@@ -40,4 +45,10 @@ printTable([
   ['suite', 'case', 'ours', 'reference', 'ratio', 'target', 'verdict'],
   ...summaryRows().map((row) => [row.suite, row.case, row.ours, row.reference, row.ratio, row.target, row.verdict]),
 ]);
+// Issue 16's table, our column from this run, whenever a suite measured one of its rows.
+if (issueFigures().size > 0) {
+  console.log('\n## Issue 16: performance, server grade\n');
+  printIssue16Table();
+}
 console.log(`\nMachine: ${await describeMachine()}`);
+console.log(`Load average at the end: ${os.loadavg().map((value) => value.toFixed(2)).join(', ')} on ${os.cpus().length} cores`);

@@ -41,7 +41,7 @@ import {
   Workspace,
   type ToolCollection,
 } from '../../src/index.js';
-import { printTable, ratio, record, verdict } from './harness.js';
+import { printTable, ratio, record, recordIssueFigure, verdict } from './harness.js';
 
 /** What a model reads about one tool, whatever the framework's wrapping. */
 interface SentSpec {
@@ -327,8 +327,42 @@ function defaultToolNames(workspace: Workspace): string[] {
   return [createFileTools({ workspace }), createShellTools({ workspace })].flatMap((collection) => collection.tools.map((tool) => tool.name));
 }
 
+/**
+ * Characters the default files and shell tools take as each adapter sends them, measured on
+ * their own: the figure for issue 16's last row, for runs that do not run this whole suite.
+ */
+export async function defaultToolCharacters(): Promise<Record<Adapter, number>> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'toolbelt-bench-specs-'));
+  try {
+    const workspace = new Workspace(root);
+    const collections = [createFileTools({ workspace }), createShellTools({ workspace })];
+    const names = defaultToolNames(workspace);
+    const sent: Record<Adapter, Map<string, Size>> = {
+      'AI SDK': sizesByName(await aiSdkSpecs(collections)),
+      LangChain: sizesByName(langChainSpecs(collections)),
+      OpenAI: sizesByName(openAISpecs(collections)),
+      MCP: sizesByName(await mcpSpecs(collections)),
+    };
+    return Object.fromEntries(ADAPTERS.map((adapter) => [adapter, sum(names.map((name) => sent[adapter].get(name))).chars])) as Record<Adapter, number>;
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** Issue 16's row for the default tools' size, from the characters each adapter sends. */
+export function recordDefaultSpecsFigure(characters: Readonly<Record<Adapter, number>>): void {
+  const over = ADAPTERS.filter((adapter) => characters[adapter] > DEFAULT_TOOLS_BUDGET);
+  recordIssueFigure({
+    row: 'default-specs',
+    now: ADAPTERS.map((adapter) => `${adapter} ${characters[adapter].toLocaleString('en-US')}`).join(' · ') + ' characters',
+    verdict: over.length === 0 ? 'met' : `missed (${over.join(', ')})`,
+  });
+}
+
 /** The default files and shell tools' total size through each adapter, against the budget. */
 function recordDefaultBudget(ours: Record<Adapter, Map<string, Size>>, names: readonly string[]): void {
+  const characters = Object.fromEntries(ADAPTERS.map((adapter) => [adapter, sum(names.map((name) => ours[adapter].get(name))).chars])) as Record<Adapter, number>;
+  recordDefaultSpecsFigure(characters);
   const rows = ADAPTERS.map((adapter) => {
     const total = sum(names.map((name) => ours[adapter].get(name)));
     record({
