@@ -81,7 +81,7 @@ export function createEditFileTool(context: WriteToolsContext) {
             `old_string occurs ${plural(outcome.occurrences, 'time')} in \`${shown}\`, so edit_file did not know which one to change. Add surrounding lines to old_string until it occurs exactly once, or set replace_all to true to change every occurrence.`,
           );
         }
-        if (outcome.type === 'not-found') throw new ToolError(notFoundMessage(decoded.text, input.old_string, shown, context.maxLineLength));
+        if (outcome.type === 'not-found') throw new ToolError(await notFoundMessage(decoded.text, input.old_string, shown, context.maxLineLength, slicer));
 
         const newBytes = await encodeTextFile(outcome.text, decoded.bom, slicer);
         if (newBytes.equals(bytes)) {
@@ -122,12 +122,12 @@ function formatChangedLines(shownGroups: readonly NumberedLines[], changedLines:
 /** read_file's `N: ` line prefix, which models sometimes copy into old_string. */
 const LINE_NUMBER_PREFIX = /^\s*\d+: /;
 
-function notFoundMessage(text: string, oldString: string, shown: string, maxLineLength: number): string {
+async function notFoundMessage(text: string, oldString: string, shown: string, maxLineLength: number, slicer: TimeSlicer): Promise<string> {
   const oldLines = oldString.split('\n').filter((line) => line.trim() !== '');
   if (oldLines.length > 0 && oldLines.every((line) => LINE_NUMBER_PREFIX.test(line))) {
     return `old_string was not found in \`${shown}\`: it starts its lines with line numbers (\`${oldLines[0]!.match(LINE_NUMBER_PREFIX)![0]}\`), which read_file shows but the file does not hold. Copy the text again without the "N: " prefixes.`;
   }
-  const closest = closestLines(text, oldString);
+  const closest = await closestLines(text, oldString, slicer);
   if (closest === undefined) {
     return `old_string was not found in \`${shown}\`, and no lines there resemble it. Read the file again with read_file and copy the text exactly, including whitespace and indentation.`;
   }

@@ -45,21 +45,21 @@ describe('replaceExactText', () => {
 });
 
 describe('closestLines', () => {
-  it('ignores indentation and finds a near miss', () => {
+  it('ignores indentation and finds a near miss', async () => {
     const text = 'alpha\n    if (ready) {\n        start();\n    }\nomega\n';
-    expect(closestLines(text, 'if (ready) {\n  start()\n}')).toEqual({ first: 2, last: 4, lines: ['    if (ready) {', '        start();', '    }'] });
+    expect(await closestLines(text, 'if (ready) {\n  start()\n}')).toEqual({ first: 2, last: 4, lines: ['    if (ready) {', '        start();', '    }'] });
   });
 
-  it('answers quickly for a large file', () => {
+  it('answers quickly for a large file', async () => {
     const lines = Array.from({ length: 200_000 }, (_, index) => `const value${index} = compute(${index});`);
     lines[150_000] = 'function theNeedleWeWant(argument) {';
     lines[150_001] = '  return argument * 2;';
     lines[150_002] = '}';
     const text = lines.join('\n');
     const started = performance.now();
-    const window = closestLines(text, 'function theNeedleWeWant(argument, other) {\n  return argument * 3;\n}\n');
+    const window = await closestLines(text, 'function theNeedleWeWant(argument, other) {\n  return argument * 3;\n}\n');
     // Only the first line resembles anything: that line alone is offered.
-    const single = closestLines(text, 'function theNeedleWeWant(argument) {\nzzz qqq\nxxx www\nvvv uuu\n');
+    const single = await closestLines(text, 'function theNeedleWeWant(argument) {\nzzz qqq\nxxx www\nvvv uuu\n');
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(window).toMatchObject({ first: 150_001, last: 150_003 });
     expect(single).toEqual({ first: 150_001, last: 150_001, lines: ['function theNeedleWeWant(argument) {'] });

@@ -1,6 +1,5 @@
 import { lfView, withLineEnding } from './line-endings.js';
 import { prevailingLineEndingOf } from './line-scan.js';
-import { splitLines } from './text.js';
 import { TimeSlicer } from './time-slice.js';
 
 /**
@@ -204,12 +203,16 @@ const MIN_SIMILARITY = 0.3;
  * ignored (the usual mistakes are whitespace, a changed word, or text from an older read).
  * `undefined` when nothing is even roughly alike.
  */
-export function closestLines(text: string, oldString: string): NumberedLines | undefined {
-  const fileLines = splitLines(text);
+export async function closestLines(text: string, oldString: string, slicer = new TimeSlicer()): Promise<NumberedLines | undefined> {
+  const fileLines = await splitLinesInSlices(text, slicer);
   const wanted = oldString.replaceAll('\r\n', '\n').split('\n');
   if (wanted.length > 1 && wanted.at(-1) === '') wanted.pop();
   const wantedPairs = wanted.map((line) => letterPairs(squeeze(line)));
-  const squeezed = fileLines.map(squeeze);
+  const squeezed: string[] = [];
+  for (const line of fileLines) {
+    squeezed.push(squeeze(line));
+    if (slicer.due()) await slicer.pause();
+  }
   const windowLength = Math.min(wanted.length, fileLines.length);
   if (windowLength === 0) return undefined;
 
@@ -217,6 +220,7 @@ export function closestLines(text: string, oldString: string): NumberedLines | u
   let bestScore = -1;
   if (fileLines.length * windowLength <= MAX_WINDOW_COMPARISONS) {
     for (let start = 0; start + windowLength <= fileLines.length; start += 1) {
+      if (slicer.due()) await slicer.pause();
       let score = 0;
       for (let offset = 0; offset < windowLength; offset += 1) score += similarity(squeezed[start + offset]!, wantedPairs[offset]!);
       if (score > bestScore) {
@@ -230,6 +234,7 @@ export function closestLines(text: string, oldString: string): NumberedLines | u
     let anchorLine = 0;
     let anchorScore = -1;
     for (let line = 0; line < squeezed.length; line += 1) {
+      if (slicer.due()) await slicer.pause();
       const score = similarity(squeezed[line]!, wantedPairs[anchor]!);
       if (score > anchorScore) {
         anchorScore = score;
@@ -247,10 +252,29 @@ export function closestLines(text: string, oldString: string): NumberedLines | u
   return { first: bestStart + 1, last: bestStart + windowLength, lines: fileLines.slice(bestStart, bestStart + windowLength) };
 }
 
+/** `text` split at `\n`, a `\r` before it dropped (as `splitLines` in text.ts does), in time slices. */
+async function splitLinesInSlices(text: string, slicer: TimeSlicer): Promise<string[]> {
+  const lines: string[] = [];
+  let start = 0;
+  for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+    lines.push(text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end));
+    start = end + 1;
+    if (slicer.due()) await slicer.pause();
+  }
+  const last = text.slice(start);
+  lines.push(last.endsWith('\r') ? last.slice(0, -1) : last);
+  return lines;
+}
+
 /** A line with indentation and runs of whitespace ignored, as lines are compared. */
 function squeeze(line: string): string {
-  return line.trim().replace(/\s+/g, ' ');
+  const trimmed = line.trim();
+  // Most lines hold no run of whitespace to squeeze: testing for one is several times cheaper than replacing.
+  return UNSQUEEZED.test(trimmed) ? trimmed.replace(/\s+/g, ' ') : trimmed;
 }
+
+/** Whitespace other than a single space, or two spaces in a row: what {@link squeeze} changes. */
+const UNSQUEEZED = /[^\S ]| {2}/;
 
 /** The set of adjacent letter pairs of a squeezed line, each as one number. */
 function letterPairs(squeezed: string): Set<number> {

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { measureEventLoopBlock } from '../../../test/support/event-loop.js';
+import { runTool } from '../../run-tool.js';
+import { createApplyPatchTool } from './apply-patch/tool.js';
 import { MAX_DIFF_CHARACTERS } from './line-diff.js';
 import { recordRead } from './read-state.js';
 import { makeWriteKit, type WriteKit } from './test-support/write-kit.js';
@@ -21,6 +23,12 @@ const GENEROUS_BLOCK_MS = 250;
  * slice: still far below what they blocked before (seconds).
  */
 const GENEROUS_LARGE_BLOCK_MS = 500;
+/**
+ * This thread's own CPU time in its longest stretch (`maxBusyMs`): waiting for a core on a busy
+ * machine is left out, so this bound can sit closer to the 20 ms rule than the wall-clock ones.
+ * Before the slicing these stretches were 100–500 ms of CPU.
+ */
+const GENEROUS_BUSY_MS = 100;
 
 describe('writing tools under load: no event-loop stall', () => {
   it('write_file of a 3,000-line file with every line changed replies with a bounded diff without stalling', async () => {
@@ -28,13 +36,16 @@ describe('writing tools under load: no event-loop stall', () => {
     try {
       const lines = Array.from({ length: 3_000 }, (_, index) => `line ${index} of the original text`);
       await putRead(kit, 'a.txt', lines.join('\n') + '\n');
-      const { result, maxDelayMs } = await measureEventLoopBlock(() => kit.run('write_file', { path: 'a.txt', content: lines.map((line) => `${line}, changed`).join('\n') + '\n' }));
+      // The new content is made before the measurement: building it is the test's work, not the tool's.
+      const content = lines.map((line) => `${line}, changed`).join('\n') + '\n';
+      const { result, maxDelayMs, maxBusyMs } = await measureEventLoopBlock(() => kit.run('write_file', { path: 'a.txt', content }));
       expect(result.isError, result.text).toBe(false);
       const diff = (result.data as { diff: string }).diff;
       expect(diff).toContain('-line 0 of the original text\n');
       expect(diff).toContain('+line 0 of the original text, changed\n');
       expect(diff.length).toBeLessThanOrEqual(MAX_DIFF_CHARACTERS + 200);
       expect(maxDelayMs).toBeLessThan(GENEROUS_BLOCK_MS);
+      expect(maxBusyMs).toBeLessThan(GENEROUS_BUSY_MS);
     } finally {
       await kit.cleanup();
     }
@@ -45,10 +56,12 @@ describe('writing tools under load: no event-loop stall', () => {
     try {
       const before = Array.from({ length: 200_000 }, (_, index) => `const value${index} = compute(${index}); // padding text`).join('\n') + '\n';
       await putRead(kit, 'big.ts', before);
-      const { result, maxDelayMs } = await measureEventLoopBlock(() => kit.run('write_file', { path: 'big.ts', content: before.replace(/value(\d*7) =/g, 'renamed$1 =') }));
+      const content = before.replace(/value(\d*7) =/g, 'renamed$1 =');
+      const { result, maxDelayMs, maxBusyMs } = await measureEventLoopBlock(() => kit.run('write_file', { path: 'big.ts', content }));
       expect(result.isError, result.text).toBe(false);
       expect((result.data as { diff: string }).diff).toMatch(/Diff cut at 100,000 characters: [\d,]+ more changed lines are not shown\.\n$/);
       expect(maxDelayMs).toBeLessThan(GENEROUS_LARGE_BLOCK_MS);
+      expect(maxBusyMs).toBeLessThan(GENEROUS_BUSY_MS);
     } finally {
       await kit.cleanup();
     }
@@ -58,11 +71,12 @@ describe('writing tools under load: no event-loop stall', () => {
     const kit = await makeWriteKit();
     try {
       await putRead(kit, 'a.txt', 'a'.repeat(4 * 1024 * 1024 - 1) + '\n');
-      const { result, maxDelayMs } = await measureEventLoopBlock(() => kit.run('edit_file', { path: 'a.txt', old_string: 'a', new_string: 'b', replace_all: true }));
+      const { result, maxDelayMs, maxBusyMs } = await measureEventLoopBlock(() => kit.run('edit_file', { path: 'a.txt', old_string: 'a', new_string: 'b', replace_all: true }));
       expect(result.text).toMatch(/^Edited `a\.txt`: 4,194,303 replacements\./);
       expect(await kit.text('a.txt')).toBe('b'.repeat(4 * 1024 * 1024 - 1) + '\n');
       expect((result.data as { diff: string }).diff).toMatch(/it shows 0 of the 4,194,303 replacements\.\n$/);
       expect(maxDelayMs).toBeLessThan(GENEROUS_LARGE_BLOCK_MS);
+      expect(maxBusyMs).toBeLessThan(GENEROUS_BUSY_MS);
     } finally {
       await kit.cleanup();
     }
@@ -72,11 +86,81 @@ describe('writing tools under load: no event-loop stall', () => {
     const kit = await makeWriteKit();
     try {
       await putRead(kit, 'a.ts', Array.from({ length: 10_000 }, (_, index) => `const value${index} = oldName(${index});`).join('\n') + '\n');
-      const { result, maxDelayMs } = await measureEventLoopBlock(() => kit.run('edit_file', { path: 'a.ts', old_string: 'oldName', new_string: 'newName', replace_all: true }));
+      const { result, maxDelayMs, maxBusyMs } = await measureEventLoopBlock(() => kit.run('edit_file', { path: 'a.ts', old_string: 'oldName', new_string: 'newName', replace_all: true }));
       expect(result.text).toContain('Edited `a.ts`: 10,000 replacements. The changed lines now read:\n1: const value0 = newName(0);\n2:');
       expect(result.text).toMatch(/… and 9,940 more changed lines; read the file to see them\.$/);
       expect((result.data as { changedLines: string[] }).changedLines).toEqual(['1–10000']);
       expect(maxDelayMs).toBeLessThan(GENEROUS_BLOCK_MS);
+      expect(maxBusyMs).toBeLessThan(GENEROUS_BUSY_MS);
+    } finally {
+      await kit.cleanup();
+    }
+  });
+
+  it('edit_file replace_all in a 10 MB file where every byte is a replacement stays responsive', async () => {
+    const kit = await makeWriteKit();
+    try {
+      await putRead(kit, 'a.txt', 'a'.repeat(10 * 1024 * 1024 - 1) + '\n');
+      const { result, maxDelayMs, maxBusyMs } = await measureEventLoopBlock(() => kit.run('edit_file', { path: 'a.txt', old_string: 'a', new_string: 'b', replace_all: true }));
+      expect(result.text).toMatch(/^Edited `a\.txt`: 10,485,759 replacements\./);
+      expect(await kit.text('a.txt')).toBe('b'.repeat(10 * 1024 * 1024 - 1) + '\n');
+      expect(maxDelayMs).toBeLessThan(GENEROUS_LARGE_BLOCK_MS);
+      expect(maxBusyMs).toBeLessThan(GENEROUS_BUSY_MS);
+    } finally {
+      await kit.cleanup();
+    }
+  });
+
+  it('write_file of 1.4 million short lines, every one shifted, stays responsive and finds the one-line shift', async () => {
+    const kit = await makeWriteKit();
+    try {
+      const numbers = (from: number) => Array.from({ length: 1_400_000 }, (_, index) => `${index + from}`).join('\n') + '\n';
+      await putRead(kit, 'n.txt', numbers(0));
+      const content = numbers(1);
+      const { result, maxDelayMs, maxBusyMs } = await measureEventLoopBlock(() => kit.run('write_file', { path: 'n.txt', content }));
+      expect(result.isError, result.text).toBe(false);
+      // One line gone at the start, one added at the end: the diff is two small hunks, not 1.4 million changed lines.
+      const diff = (result.data as { diff: string }).diff;
+      expect(diff).toContain('@@ -1,4 +1,3 @@\n-0\n 1\n 2\n 3\n');
+      expect(diff).toMatch(/\n 1399999\n\+1400000\n$/);
+      expect(maxDelayMs).toBeLessThan(GENEROUS_LARGE_BLOCK_MS);
+      expect(maxBusyMs).toBeLessThan(GENEROUS_BUSY_MS);
+    } finally {
+      await kit.cleanup();
+    }
+  });
+
+  it('edit_file that finds nothing in a 10 MB file looks for the closest lines without stalling', async () => {
+    const kit = await makeWriteKit();
+    try {
+      const lines = Array.from({ length: 200_000 }, (_, index) => `const value${index} = compute(${index}); // padding text`);
+      await putRead(kit, 'big.ts', lines.join('\n') + '\n');
+      const { result, maxDelayMs, maxBusyMs } = await measureEventLoopBlock(() => kit.run('edit_file', { path: 'big.ts', old_string: 'const value12345 = compute(12345); // padded text', new_string: 'x' }));
+      expect(result.isError).toBe(true);
+      expect(result.text).toContain('The closest line is 12346:\n12346: const value12345 = compute(12345); // padding text');
+      expect(maxDelayMs).toBeLessThan(GENEROUS_LARGE_BLOCK_MS);
+      expect(maxBusyMs).toBeLessThan(GENEROUS_BUSY_MS);
+    } finally {
+      await kit.cleanup();
+    }
+  });
+
+  it('apply_patch with 100 chunks on a 10 MB file stays responsive and carries the diff', async () => {
+    const kit = await makeWriteKit();
+    const applyPatch = createApplyPatchTool({ workspace: kit.workspace, keepBackups: false, maxLineLength: 2_000 });
+    try {
+      const lines = Array.from({ length: 200_000 }, (_, index) => `const value${index} = compute(${index}); // padding text`);
+      await putRead(kit, 'big.ts', lines.join('\n') + '\n');
+      const chunks = Array.from({ length: 100 }, (_, chunk) => {
+        const line = chunk * 2_000 + 1_000;
+        return ['@@', ` ${lines[line - 1]}`, `-${lines[line]}`, `+${lines[line]} // patched`, ` ${lines[line + 1]}`];
+      });
+      const patch = ['*** Begin Patch', '*** Update File: big.ts', ...chunks.flat(), '*** End Patch'].join('\n');
+      const { result, maxDelayMs, maxBusyMs } = await measureEventLoopBlock(() => runTool(applyPatch, { patch }, { session: kit.session, mode: 'auto' }));
+      expect(result.isError, result.text).toBe(false);
+      expect((result.data as { diff: string }).diff).toContain('+const value199000 = compute(199000); // padding text // patched\n');
+      expect(maxDelayMs).toBeLessThan(GENEROUS_LARGE_BLOCK_MS);
+      expect(maxBusyMs).toBeLessThan(GENEROUS_BUSY_MS);
     } finally {
       await kit.cleanup();
     }

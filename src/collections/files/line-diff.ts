@@ -274,18 +274,16 @@ export async function unifiedLineDiff(path: string, before: string, after: strin
  * diff and edit_file's per-stretch diff use it.
  */
 export async function writeLinesDiff(oldText: string, newText: string, writer: UnifiedDiffWriter, context: number, slicer: TimeSlicer): Promise<void> {
-  const oldLines = await tokenizeLines(oldText, 0, oldText.length, slicer);
-  const newLines = await tokenizeLines(newText, 0, newText.length, slicer);
-  const interner = new LineInterner();
-  const oldIds = await internLines(oldLines, interner, slicer);
-  const newIds = await internLines(newLines, interner, slicer);
+  const table = await LineTable.build(oldText, newText, slicer);
+  const oldLine = (index: number): string => oldText.slice(table.oldStarts[index]!, table.oldStarts[index + 1]!);
+  const newLine = (index: number): string => newText.slice(table.newStarts[index]!, table.newStarts[index + 1]!);
   let oldIndex = 0;
   let newIndex = 0;
-  for (const step of await diffIds(oldIds, newIds, interner.size, slicer)) {
+  for (const step of await diffIds(table.oldIds, table.newIds, table.distinct, slicer)) {
     if (slicer.due()) await slicer.pause();
     if (step.kind === 'equal') {
       const start = oldIndex;
-      const run = equalRun(step.count, (index) => oldLines[start + index]!, context);
+      const run = equalRun(step.count, (index) => oldLine(start + index), context);
       writer.equal(step.count, run.first, run.last);
       oldIndex += step.count;
       newIndex += step.count;
@@ -296,7 +294,7 @@ export async function writeLinesDiff(oldText: string, newText: string, writer: U
           writer.omit(step.count - index);
           break;
         }
-        writer.removed(oldLines[oldIndex + index]!);
+        writer.removed(oldLine(oldIndex + index));
         if (slicer.due()) await slicer.pause();
       }
       oldIndex += step.count;
@@ -306,7 +304,7 @@ export async function writeLinesDiff(oldText: string, newText: string, writer: U
           writer.omit(step.count - index);
           break;
         }
-        writer.added(newLines[newIndex + index]!);
+        writer.added(newLine(newIndex + index));
         if (slicer.due()) await slicer.pause();
       }
       newIndex += step.count;
@@ -439,6 +437,9 @@ async function uniqueAnchors(oldIds: Int32Array, newIds: Int32Array, distinct: n
   return chosen.reverse();
 }
 
+/** Equal lines in a row after which Myers' walk along them compares blocks of this many natively. */
+const SNAKE_BLOCK = 256;
+
 interface Component {
   readonly count: number;
   readonly added: boolean;
@@ -458,10 +459,19 @@ interface DiffPath {
 async function myersDiff(oldIds: Int32Array, newIds: Int32Array, budget: number, slicer: TimeSlicer): Promise<DiffStep[] | undefined> {
   const oldLength = oldIds.length;
   const newLength = newIds.length;
-  const offset = oldLength + newLength + 1;
-  const bestPath: (DiffPath | undefined)[] = new Array(2 * offset + 1);
+  // The best path per diagonal, from -reach to +reach, grown as the edit length reaches further
+  // (one array as long as both texts took 30 ms to allocate for a million lines).
+  let reach = 1_024;
+  let bestPath: (DiffPath | undefined)[] = new Array(2 * reach + 3).fill(undefined);
+  const pathAt = (diagonal: number): DiffPath | undefined => bestPath[reach + 1 + diagonal];
+  const setPath = (diagonal: number, path: DiffPath | undefined): void => {
+    bestPath[reach + 1 + diagonal] = path;
+  };
   let work = 0;
   let nextCheck = 16_384;
+  // Byte views of the ids, so a long run of equal lines is compared natively, a block at a time.
+  const oldBytes = Buffer.from(oldIds.buffer, oldIds.byteOffset, oldIds.byteLength);
+  const newBytes = Buffer.from(newIds.buffer, newIds.byteOffset, newIds.byteLength);
   const extractCommon = (path: DiffPath, diagonal: number): number => {
     let oldPos = path.oldPos;
     let newPos = oldPos - diagonal;
@@ -470,6 +480,19 @@ async function myersDiff(oldIds: Int32Array, newIds: Int32Array, budget: number,
       newPos += 1;
       oldPos += 1;
       common += 1;
+      // Past a few equal lines, skip whole equal blocks with one native comparison each
+      // (a million equal lines cost 40 ms one by one).
+      if (common === SNAKE_BLOCK) {
+        while (
+          newPos + 1 + SNAKE_BLOCK <= newLength &&
+          oldPos + 1 + SNAKE_BLOCK <= oldLength &&
+          oldBytes.compare(newBytes, (newPos + 1) * 4, (newPos + 1 + SNAKE_BLOCK) * 4, (oldPos + 1) * 4, (oldPos + 1 + SNAKE_BLOCK) * 4) === 0
+        ) {
+          newPos += SNAKE_BLOCK;
+          oldPos += SNAKE_BLOCK;
+          common += SNAKE_BLOCK;
+        }
+      }
     }
     work += common;
     if (common > 0) path.last = { count: common, added: false, removed: false, previous: path.last };
@@ -485,17 +508,23 @@ async function myersDiff(oldIds: Int32Array, newIds: Int32Array, budget: number,
   };
 
   const start: DiffPath = { oldPos: -1, last: undefined };
-  bestPath[offset] = start;
+  setPath(0, start);
   let newPos = extractCommon(start, 0);
   if (start.oldPos + 1 >= oldLength && newPos + 1 >= newLength) return stepsOf(start.last);
   let minDiagonal = -Infinity;
   let maxDiagonal = Infinity;
   for (let editLength = 1; editLength <= oldLength + newLength; editLength += 1) {
+    if (editLength >= reach) {
+      const grown: (DiffPath | undefined)[] = new Array(4 * reach + 3).fill(undefined);
+      for (let index = 0; index < bestPath.length; index += 1) grown[index + reach] = bestPath[index];
+      bestPath = grown;
+      reach *= 2;
+    }
     for (let diagonal = Math.max(minDiagonal, -editLength); diagonal <= Math.min(maxDiagonal, editLength); diagonal += 2) {
       work += 1;
-      const removePath = bestPath[offset + diagonal - 1];
-      const addPath = bestPath[offset + diagonal + 1];
-      if (removePath !== undefined) bestPath[offset + diagonal - 1] = undefined;
+      const removePath = pathAt(diagonal - 1);
+      const addPath = pathAt(diagonal + 1);
+      if (removePath !== undefined) setPath(diagonal - 1, undefined);
       let canAdd = false;
       if (addPath !== undefined) {
         const addPathNewPos = addPath.oldPos - diagonal;
@@ -503,21 +532,22 @@ async function myersDiff(oldIds: Int32Array, newIds: Int32Array, budget: number,
       }
       const canRemove = removePath !== undefined && removePath.oldPos + 1 < oldLength;
       if (!canAdd && !canRemove) {
-        bestPath[offset + diagonal] = undefined;
+        setPath(diagonal, undefined);
         continue;
       }
       const basePath = !canRemove || (canAdd && removePath.oldPos < addPath!.oldPos) ? addToPath(addPath!, true, false, 0) : addToPath(removePath, false, true, 1);
       newPos = extractCommon(basePath, diagonal);
       if (basePath.oldPos + 1 >= oldLength && newPos + 1 >= newLength) return stepsOf(basePath.last);
-      bestPath[offset + diagonal] = basePath;
+      setPath(diagonal, basePath);
       if (basePath.oldPos + 1 >= oldLength) maxDiagonal = Math.min(maxDiagonal, diagonal - 1);
       if (newPos + 1 >= newLength) minDiagonal = Math.max(minDiagonal, diagonal + 1);
+      // Checked per diagonal: long runs of equal lines make a single edit length's pass long.
+      if (work >= nextCheck) {
+        nextCheck = work + 16_384;
+        if (slicer.dueNow()) await slicer.pause();
+      }
     }
     if (work > budget) return undefined;
-    if (work >= nextCheck) {
-      nextCheck = work + 16_384;
-      if (slicer.dueNow()) await slicer.pause();
-    }
   }
   return undefined;
 }
@@ -610,65 +640,105 @@ function firstLines(text: string, start: number, count: number): string[] {
   return lines;
 }
 
-/** The lines of `text` between two line starts, each with its break (the `diff` package's tokens). */
-async function tokenizeLines(text: string, from: number, to: number, slicer: TimeSlicer): Promise<string[]> {
-  const lines: string[] = [];
-  let at = from;
-  while (at < to) {
-    const end = text.indexOf('\n', at);
-    const stop = end === -1 || end >= to ? to : end + 1;
-    lines.push(text.slice(at, stop));
-    at = stop;
-    if (slicer.due()) await slicer.pause();
-  }
-  return lines;
-}
-
-/** Each line as a number, equal lines as equal numbers. */
-async function internLines(lines: readonly string[], interner: LineInterner, slicer: TimeSlicer): Promise<Int32Array> {
-  const ids = new Int32Array(lines.length);
-  for (let index = 0; index < lines.length; index += 1) {
-    ids[index] = interner.id(lines[index]!);
-    if (slicer.due()) await slicer.pause();
-  }
-  return ids;
-}
-
-/** Maps an interned line is spread over: {@link LINE_SHARDS} of them. */
-const SHARD_BITS = 8;
-const LINE_SHARDS = 1 << SHARD_BITS;
-/** Characters of a line its shard is chosen from, spread evenly along it. */
-const SHARD_SAMPLE = 32;
-
 /**
- * Numbers lines, equal lines alike, over many small maps instead of one: a `Map` rehashes all
- * of its entries at once when it grows, which at 262,144 distinct lines (a 10 MB rewrite) held
- * the event loop 30–45 ms. Spread over {@link LINE_SHARDS} maps by a hash of a sample of each
- * line's characters, no single rehash is large.
+ * The lines of two texts as numbers, equal lines alike, without making a string per line: each
+ * side's line starts, and each line's id from a hash table over the texts themselves. Interning
+ * line strings in a `Map` cost about a microsecond a line, made garbage the collector then held
+ * the event loop for, and rehashed 262,144 entries at once (30–45 ms) in a 10 MB rewrite.
  */
-class LineInterner {
-  readonly #shards: Map<string, number>[] = Array.from({ length: LINE_SHARDS }, () => new Map());
-  /** Distinct lines so far; ids run from 0 to `size - 1`. */
-  size = 0;
+class LineTable {
+  private constructor(
+    /** Where each old line starts, then the old text's length: line `i` is `oldStarts[i] … oldStarts[i + 1]`, with its break. */
+    readonly oldStarts: Int32Array,
+    readonly newStarts: Int32Array,
+    readonly oldIds: Int32Array,
+    readonly newIds: Int32Array,
+    /** How many different lines there are; ids run from 0. */
+    readonly distinct: number,
+  ) {}
 
-  id(line: string): number {
-    const shard = this.#shards[shardOf(line)]!;
-    let id = shard.get(line);
-    if (id === undefined) {
-      id = this.size;
-      this.size += 1;
-      shard.set(line, id);
-    }
-    return id;
+  static async build(oldText: string, newText: string, slicer: TimeSlicer): Promise<LineTable> {
+    const oldStarts = await lineStarts(oldText, slicer);
+    const newStarts = await lineStarts(newText, slicer);
+    const oldCount = oldStarts.length - 1;
+    const newCount = newStarts.length - 1;
+    // Open addressing, at most half full: slot holds id + 1 (0 is empty).
+    let size = 16;
+    while (size < 2 * (oldCount + newCount)) size *= 2;
+    const slots = new Int32Array(size);
+    const slotHashes = new Int32Array(size);
+    // Where each id's first line is: which text, and its start and end.
+    const firstSide = new Uint8Array(oldCount + newCount);
+    const firstStart = new Int32Array(oldCount + newCount);
+    const firstEnd = new Int32Array(oldCount + newCount);
+    const texts = [oldText, newText] as const;
+    let distinct = 0;
+    const intern = async (side: 0 | 1, starts: Int32Array): Promise<Int32Array> => {
+      const text = texts[side];
+      const ids = new Int32Array(starts.length - 1);
+      for (let line = 0; line < ids.length; line += 1) {
+        const start = starts[line]!;
+        const end = starts[line + 1]!;
+        let hash = 0x811c9dc5;
+        for (let index = start; index < end; index += 1) {
+          hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+          // A line of megabytes (minified code) is hashed across several slices.
+          if ((index & 0xffff) === 0xffff && slicer.dueNow()) await slicer.pause();
+        }
+        let slot = hash & (size - 1);
+        for (;;) {
+          const held = slots[slot]!;
+          if (held === 0) {
+            slots[slot] = distinct + 1;
+            slotHashes[slot] = hash;
+            firstSide[distinct] = side;
+            firstStart[distinct] = start;
+            firstEnd[distinct] = end;
+            ids[line] = distinct;
+            distinct += 1;
+            break;
+          }
+          const id = held - 1;
+          if (slotHashes[slot] === hash && sameText(texts[firstSide[id]!], firstStart[id]!, firstEnd[id]!, text, start, end)) {
+            ids[line] = id;
+            break;
+          }
+          slot = (slot + 1) & (size - 1);
+        }
+        if (slicer.due()) await slicer.pause();
+      }
+      return ids;
+    };
+    const oldIds = await intern(0, oldStarts);
+    const newIds = await intern(1, newStarts);
+    return new LineTable(oldStarts, newStarts, oldIds, newIds, distinct);
   }
 }
 
-/** FNV-1a over the line's length and up to {@link SHARD_SAMPLE} of its characters. */
-function shardOf(line: string): number {
-  const step = Math.max(1, Math.floor(line.length / SHARD_SAMPLE));
-  let hash = Math.imul(0x811c9dc5 ^ line.length, 0x01000193);
-  for (let index = 0; index < line.length; index += step) hash = Math.imul(hash ^ line.charCodeAt(index), 0x01000193);
-  return (hash ^ (hash >>> SHARD_BITS) ^ (hash >>> 16)) & (LINE_SHARDS - 1);
+/** Where each line of `text` starts, then `text.length`: the `diff` package's line tokens, each with its break. */
+async function lineStarts(text: string, slicer: TimeSlicer): Promise<Int32Array> {
+  const breaks = await countLineBreaks(text, 0, text.length, slicer);
+  const lines = breaks + (text.length > 0 && !text.endsWith('\n') ? 1 : 0);
+  const starts = new Int32Array(lines + 1);
+  let line = 1;
+  for (let index = text.indexOf('\n'); index !== -1 && line <= lines; index = text.indexOf('\n', index + 1)) {
+    starts[line] = index + 1;
+    line += 1;
+    if (slicer.due()) await slicer.pause();
+  }
+  starts[lines] = text.length;
+  return starts;
+}
+
+/** Whether `a.slice(aStart, aEnd)` and `b.slice(bStart, bEnd)` are the same text, without making either. */
+function sameText(a: string, aStart: number, aEnd: number, b: string, bStart: number, bEnd: number): boolean {
+  if (aEnd - aStart !== bEnd - bStart) return false;
+  // Long lines are compared natively (the slices are views, not copies).
+  if (aEnd - aStart > 256) return a.slice(aStart, aEnd) === b.slice(bStart, bEnd);
+  for (let offset = 0; offset < aEnd - aStart; offset += 1) {
+    if (a.charCodeAt(aStart + offset) !== b.charCodeAt(bStart + offset)) return false;
+  }
+  return true;
 }
 
 /** File names as the `diff` package writes them: C-style quoted when they hold control, quote, backslash or non-ASCII characters. */

@@ -1,7 +1,9 @@
 import { ToolError } from '../../../errors/tool-error.js';
 import { closestLines, type NumberedLines } from '../edit-text.js';
-import { lfView, prevailingLineEnding } from '../line-endings.js';
+import { lfView } from '../line-endings.js';
+import { prevailingLineEndingOf } from '../line-scan.js';
 import { plural } from '../text.js';
+import { TimeSlicer } from '../time-slice.js';
 import { formatNumberedLines, lineRange } from '../write-guards.js';
 import type { PatchChunk } from './parse.js';
 
@@ -27,9 +29,9 @@ interface Replacement {
  * line ending; the lines around them keep theirs, and a file without a final line break stays
  * without one.
  */
-export function applyChunks(text: string, chunks: readonly PatchChunk[], shown: string, maxLineLength: number): ChunksApplied {
-  const file = new FileLines(text);
-  file.indexLines(chunks.flatMap((chunk) => chunk.lines.filter((line) => line.kind !== '+').slice(0, 1).map((line) => line.text)));
+export async function applyChunks(text: string, chunks: readonly PatchChunk[], shown: string, maxLineLength: number, slicer = new TimeSlicer()): Promise<ChunksApplied> {
+  const file = await FileLines.create(text, slicer);
+  await file.indexLines(chunks.flatMap((chunk) => chunk.lines.filter((line) => line.kind !== '+').slice(0, 1).map((line) => line.text)), slicer);
   const replacements: Replacement[] = [];
   let cursor = 0;
   for (const [index, chunk] of chunks.entries()) {
@@ -59,7 +61,7 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], shown: 
       continue;
     }
     const matches = chunk.endOfFile ? file.findSequence(wanted, Math.max(cursor, file.count - wanted.length)).filter((start) => start + wanted.length === file.count) : file.findSequence(wanted, cursor);
-    if (matches.length === 0) throw new ToolError(notFoundMessage(name, text, wanted, chunk.endOfFile, cursor, maxLineLength));
+    if (matches.length === 0) throw new ToolError(await notFoundMessage(name, text, wanted, chunk.endOfFile, cursor, maxLineLength, slicer));
     if (matches.length > 1) {
       throw new ToolError(
         `${name}: its context and removed lines occur ${plural(matches.length, 'time')}${cursor > 0 ? ` after line ${cursor}` : ''} (lines ${matches.map((start) => start + 1).join(', ')}), so the patch did not know which one to change. Add context lines, or an \`@@\` line naming a line above the change (such as the function it is in), until the chunk fits one place.`,
@@ -68,7 +70,7 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], shown: 
     replacements.push({ start: matches[0]!, removed: wanted.length, added });
     cursor = matches[0]! + wanted.length;
   }
-  return file.replace(replacements, prevailingLineEnding(text));
+  return file.replace(replacements, await prevailingLineEndingOf(text, slicer));
 }
 
 /**
@@ -87,13 +89,20 @@ class FileLines {
   /** For each line text a chunk starts with, the lines that hold it, ascending. */
   #positions = new Map<string, number[]>();
 
-  constructor(text: string) {
+  private constructor(text: string, lf: string, starts: number[], lfStarts: number[]) {
     this.#text = text;
-    this.#lf = lfView(text).text;
-    this.#starts = lineStarts(text);
-    this.#lfStarts = lineStarts(this.#lf);
+    this.#lf = lf;
+    this.#starts = starts;
+    this.#lfStarts = lfStarts;
     this.count = this.#starts.length;
     this.#noFinalBreak = text.length > 0 && !text.endsWith('\n');
+  }
+
+  /** Finds the lines of `text` in time slices (a 10 MB file has 200,000 of them). */
+  static async create(text: string, slicer: TimeSlicer): Promise<FileLines> {
+    const lf = lfView(text).text;
+    const starts = await lineStarts(text, slicer);
+    return new FileLines(text, lf, starts, lf === text ? starts : await lineStarts(lf, slicer));
   }
 
   /** Line `index` (0-based) without its line break. */
@@ -122,11 +131,12 @@ class FileLines {
    * place a chunk fits (to know it fits one only) costs a look-up per chunk, not a scan of the
    * rest of the file.
    */
-  indexLines(texts: readonly string[]): void {
+  async indexLines(texts: readonly string[], slicer: TimeSlicer): Promise<void> {
     const wanted = new Set(texts);
     const lengths = new Set(texts.map((text) => text.length));
     for (const text of wanted) this.#positions.set(text, []);
     for (let index = 0; index < this.count; index += 1) {
+      if (slicer.due()) await slicer.pause();
       if (!lengths.has(this.#lineLength(index))) continue;
       const text = this.line(index);
       if (wanted.has(text)) this.#positions.get(text)!.push(index);
@@ -209,10 +219,13 @@ class FileLines {
 }
 
 /** Where each line of `text` starts; none for an empty text, and no line after a final line break. */
-function lineStarts(text: string): number[] {
+async function lineStarts(text: string, slicer: TimeSlicer): Promise<number[]> {
   if (text.length === 0) return [];
   const starts = [0];
-  for (let index = text.indexOf('\n'); index !== -1 && index + 1 < text.length; index = text.indexOf('\n', index + 1)) starts.push(index + 1);
+  for (let index = text.indexOf('\n'); index !== -1 && index + 1 < text.length; index = text.indexOf('\n', index + 1)) {
+    starts.push(index + 1);
+    if (slicer.due()) await slicer.pause();
+  }
   return starts;
 }
 
@@ -226,9 +239,9 @@ function trimFinalBreak(parts: string[]): void {
   }
 }
 
-function notFoundMessage(name: string, text: string, wanted: readonly string[], endOfFile: boolean, cursor: number, maxLineLength: number): string {
+async function notFoundMessage(name: string, text: string, wanted: readonly string[], endOfFile: boolean, cursor: number, maxLineLength: number, slicer: TimeSlicer): Promise<string> {
   const where = endOfFile ? ' at the end of the file' : cursor > 0 ? ` after line ${cursor}` : '';
-  const closest = closestLines(text, wanted.join('\n'));
+  const closest = await closestLines(text, wanted.join('\n'), slicer);
   if (closest === undefined) return `${name}: its context and removed lines were not found${where}, and no lines there resemble them. ${rereadAdvice()}`;
   const range = closest.first === closest.last ? `The closest line is ${closest.first}` : `The closest lines are ${lineRange(closest)}`;
   return `${name}: its context and removed lines were not found${where}. ${range}:\n${formatNumberedLines(closest, maxLineLength)}\n${rereadAdvice()}`;

@@ -155,7 +155,7 @@ async function planChange(
   const decoded = await decodeTextFile(before);
   if ('problem' in decoded) throw new ToolError(`\`${shown}\` is not UTF-8 text (${decoded.problem}), so a patch cannot change it without damaging it.`);
   requireFreshRead(session, target.absolute, stats, shown, { toolName, whole: false });
-  const applied = applyChunks(decoded.text, operation.chunks, shown, context.maxLineLength);
+  const applied = await applyChunks(decoded.text, operation.chunks, shown, context.maxLineLength);
   if (moveTo !== undefined) {
     if (moveTo.absolute === target.absolute) throw new ToolError(`\`*** Move to:\` names the file's own path \`${shown}\`.`);
     const existing = await workspace.lstatOrUndefined(moveTo.absolute);
