@@ -290,12 +290,21 @@ describe('progress, cancellation and the read-only collection', () => {
     expect(events.at(-1)!.message).toMatch(/match/);
   });
 
-  it('a cancelled call is an error result, and the connection goes on', async () => {
-    const controller = new AbortController();
-    controller.abort();
-    const result = await runTool(toolOf(remote.files, 'search_files'), { pattern: 'value' }, { session: createSession(), signal: controller.signal });
-    expect(result.isError).toBe(true);
-    expect((await runTool(toolOf(remote.files, 'list_directory'), {}, { session: createSession() })).isError).toBe(false);
+  it('cancelling a call cancels it in the box: an error result at once, and the connection goes on', async () => {
+    // A pattern that backtracks for seconds on this line, so the search is still running when cancelled.
+    writeFileSync(path.join(remoteHostRoot, 'slow.txt'), `${'a'.repeat(40)}!\n`);
+    try {
+      const controller = new AbortController();
+      const started = Date.now();
+      setTimeout(() => controller.abort(), 300);
+      const result = await runTool(toolOf(remote.files, 'search_files'), { pattern: '(a+)+$', path: 'slow.txt' }, { session: createSession(), signal: controller.signal });
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/cancel/);
+      expect(Date.now() - started).toBeLessThan(1_800);
+      expect((await runTool(toolOf(remote.files, 'list_directory'), {}, { session: createSession() })).isError).toBe(false);
+    } finally {
+      rmSync(path.join(remoteHostRoot, 'slow.txt'));
+    }
   });
 
   it('createReadOnlyFileTools runs in the box too', async () => {
