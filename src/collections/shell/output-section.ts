@@ -1,6 +1,6 @@
 import type { Workspace } from '../../workspace/workspace.js';
 import { SpillFile } from './spill.js';
-import { CleanTextStream, HeadTailWindow, LineCapper, LineFilter } from './text-stream.js';
+import { CleanTextStream, HeadTailWindow, LineCapper, LineFilter, type OutputPiece } from './text-stream.js';
 
 /** How one output section (merged output, or stdout or stderr alone) is collected. */
 export interface OutputSectionOptions {
@@ -54,7 +54,7 @@ export class OutputSection {
   readonly #window: HeadTailWindow;
   #rawCharacters = 0;
   /** Clean output waiting for the spill decision; `undefined` once spilled or given up. */
-  #pending: string[] | undefined = [];
+  #pending: OutputPiece[] | undefined = [];
   #spill: SpillFile | undefined;
   #spillOpening: Promise<void> | undefined;
   #spillError: string | undefined;
@@ -72,6 +72,12 @@ export class OutputSection {
    */
   write(stream: string, chunk: Uint8Array): Promise<void> | undefined {
     const state = this.#state(stream);
+    // A plain chunk whose lines fit stays bytes all the way: into the saved copy, and into the
+    // window, which makes text only of what it keeps. A filter or a listener needs the text.
+    if (state.filter === undefined && this.#options.onText === undefined) {
+      const plain = state.clean.takePlain(chunk);
+      if (plain !== undefined) return state.capper.acceptsUncut(plain) ? this.#takePlain(state, plain) : this.#take(state, plain.toString('latin1'), false);
+    }
     return this.#take(state, state.clean.write(chunk), false);
   }
 
@@ -135,6 +141,23 @@ export class OutputSection {
       this.#window.write(kept);
       this.#options.onText?.(kept);
     }
+    return this.#afterTake(state, wait);
+  }
+
+  /** {@link #take} for plain bytes that need no cut: the same steps, on bytes. */
+  #takePlain(state: StreamState, bytes: Buffer): Promise<void> | undefined {
+    let wait: Promise<void> | undefined;
+    if (bytes.length > 0) {
+      this.#rawCharacters += bytes.length;
+      if (this.#spill !== undefined) wait = this.#spill.write(bytes);
+      else if (this.#pending !== undefined) this.#pending.push(bytes);
+      this.#window.write(bytes);
+    }
+    return this.#afterTake(state, wait);
+  }
+
+  /** Opens the spill file once the output outgrows the reply; what the caller waits for, if anything. */
+  #afterTake(state: StreamState, wait: Promise<void> | undefined): Promise<void> | undefined {
     const outgrown = this.#rawCharacters > this.#options.spillThreshold || state.capper.cutLines > 0;
     if (outgrown && this.#spillOpening === undefined) this.#spillOpening = this.#openSpill();
     // Waiting while the file opens bounds what piles up in memory meanwhile.

@@ -3,6 +3,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { nanoid } from 'nanoid';
 import type { Workspace } from '../../workspace/workspace.js';
+import type { OutputPiece } from './text-stream.js';
 
 /** Spill files older than this are removed when a new one is made. */
 export const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -36,7 +37,7 @@ export class SpillFile {
   readonly #maxCharacters: number;
   #written = 0;
   /** Text not yet handed to the stream, and its length. */
-  #gathered: string[] = [];
+  #gathered: OutputPiece[] = [];
   #gatheredLength = 0;
   #flushTimer: NodeJS.Timeout | undefined;
   #error: Error | undefined;
@@ -71,11 +72,15 @@ export class SpillFile {
     return this.#error;
   }
 
-  /** Appends text; returns a promise, to wait for, only when the file cannot take more yet. */
-  write(text: string): Promise<void> | undefined {
-    if (this.#error !== undefined || this.truncated || text === '') return undefined;
+  /**
+   * Appends text (or plain bytes, one ASCII character each); returns a promise, to wait for,
+   * only when the file cannot take more yet.
+   */
+  write(text: OutputPiece): Promise<void> | undefined {
+    if (this.#error !== undefined || this.truncated || text.length === 0) return undefined;
     if (this.#written + text.length > this.#maxCharacters) {
-      text = text.slice(0, Math.max(0, this.#maxCharacters - this.#written));
+      const room = Math.max(0, this.#maxCharacters - this.#written);
+      text = typeof text === 'string' ? text.slice(0, room) : text.subarray(0, room);
       this.truncated = true;
     }
     this.#written += text.length;
@@ -94,7 +99,8 @@ export class SpillFile {
     clearTimeout(this.#flushTimer);
     this.#flushTimer = undefined;
     if (this.#gathered.length === 0 || this.#stream.destroyed) return undefined;
-    const text = this.#gathered.length === 1 ? this.#gathered[0]! : this.#gathered.join('');
+    const pieces = this.#gathered;
+    const text = pieces.length === 1 ? pieces[0]! : pieces.every((piece) => typeof piece === 'string') ? pieces.join('') : Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)));
     this.#gathered = [];
     this.#gatheredLength = 0;
     const more = this.#stream.write(text);

@@ -1,6 +1,6 @@
 import stripAnsi from 'strip-ansi';
 import { describe, expect, it } from 'vitest';
-import { mixedOutput } from './test-support/mixed-output.js';
+import { mixedOutput, seededRandom } from './test-support/mixed-output.js';
 import { CleanTextStream, HeadTailWindow, LineCapper, LineFilter } from './text-stream.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -129,5 +129,47 @@ describe('CleanTextStream on a deterministic mixed stream', () => {
     // The next chunk is pure ASCII, but the decoder holds the first two bytes of a character.
     const held = new CleanTextStream();
     expect(held.write(euro.subarray(0, 2)) + held.write(bytes('AB')) + held.end()).toBe('\ufffdAB');
+  });
+});
+
+describe('plain bytes through LineCapper and HeadTailWindow', () => {
+  it('give what their text gives, for random lines, limits and chunkings', () => {
+    const random = seededRandom(11);
+    const pick = (n: number) => Math.floor(random() * n);
+    for (let round = 0; round < 300; round += 1) {
+      const max = 1 + pick(12);
+      const text = Array.from({ length: pick(10) }, () => 'x'.repeat(pick(30))).join('\n') + (pick(2) === 0 ? '\n' : '');
+      const asText = new LineCapper(max);
+      const asBytes = new LineCapper(max);
+      const windows = [new HeadTailWindow(7, 9), new HeadTailWindow(7, 9)] as const;
+      let expected = '';
+      let actual = '';
+      for (let index = 0; index < text.length; ) {
+        const piece = text.slice(index, index + 1 + pick(15));
+        index += piece.length;
+        const cut = asText.write(piece);
+        expected += cut;
+        windows[0].write(cut);
+        const bytes = Buffer.from(piece, 'latin1');
+        if (asBytes.acceptsUncut(bytes)) {
+          actual += piece;
+          windows[1].write(bytes);
+        } else {
+          const written = asBytes.write(piece);
+          actual += written;
+          windows[1].write(written);
+        }
+      }
+      expected += asText.end();
+      actual += asBytes.end();
+      expect(actual, JSON.stringify({ max, text })).toBe(expected);
+      expect([windows[1].head, windows[1].tail, windows[1].omittedCharacters, windows[1].omittedLines, windows[1].totalCharacters]).toEqual([
+        windows[0].head,
+        windows[0].tail,
+        windows[0].omittedCharacters,
+        windows[0].omittedLines,
+        windows[0].totalCharacters,
+      ]);
+    }
   });
 });

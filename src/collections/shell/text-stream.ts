@@ -20,20 +20,29 @@ export class CleanTextStream {
 
   /** The clean text of `chunk`; may hold back a few characters until the next chunk. */
   write(chunk: Uint8Array): string {
-    // Most floods are plain ASCII without escapes or CRs: three native scans prove a chunk
-    // needs neither decoding nor cleaning, and a Latin-1 copy is its text. Profiling a 1 GB
-    // flood put UTF-8 decoding and the regular-expression scan at two thirds of its time.
-    if (this.#held === '' && !this.#decoderMayHold && isAscii(chunk)) {
-      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      if (bytes.indexOf(ESCAPE_BYTE) === -1 && bytes.indexOf(CARRIAGE_RETURN_BYTE) === -1) {
-        this.#passedPlain ||= chunk.length > 0;
-        return bytes.toString('latin1');
-      }
-    }
+    const plain = this.takePlain(chunk);
+    if (plain !== undefined) return plain.toString('latin1');
     // A chunk that ends in an ASCII byte leaves no character half-decoded.
     if (chunk.length > 0) this.#decoderMayHold = chunk[chunk.length - 1]! >= 0x80;
     this.#decoder ??= new TextDecoder('utf-8', { ignoreBOM: this.#passedPlain });
     return this.#clean(this.#held + this.#decoder.decode(chunk, { stream: true }), false);
+  }
+
+  /**
+   * The chunk itself, taken as read, when it is plain: ASCII without escapes or carriage
+   * returns, with nothing held back from the chunk before. Its text is then its bytes, one
+   * character each, and needs neither decoding nor cleaning. Undefined, taking nothing, for
+   * any other chunk: pass that one to {@link write}.
+   *
+   * Most floods are plain: three native scans prove it, where profiling a 1 GB flood put UTF-8
+   * decoding and the escape scan at two thirds of its time.
+   */
+  takePlain(chunk: Uint8Array): Buffer | undefined {
+    if (this.#held !== '' || this.#decoderMayHold || !isAscii(chunk)) return undefined;
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (bytes.indexOf(ESCAPE_BYTE) !== -1 || bytes.indexOf(CARRIAGE_RETURN_BYTE) !== -1) return undefined;
+    this.#passedPlain ||= bytes.length > 0;
+    return bytes;
   }
 
   /** Whatever was held back, at the end of the stream. */
@@ -71,6 +80,7 @@ const SPECIAL = /[\u001b\u009b\r]/;
 /** ESC and CR as bytes; the 8-bit CSI (U+009B) is two bytes in UTF-8, so never in an ASCII chunk. */
 const ESCAPE_BYTE = 0x1b;
 const CARRIAGE_RETURN_BYTE = 0x0d;
+const LINE_FEED_BYTE = 0x0a;
 
 /**
  * Cuts lines longer than a limit as text streams through, ending each cut line with a marker
@@ -126,6 +136,31 @@ export class LineCapper {
       start = newline + 1;
     }
     return changed ? output + text.slice(copied) : text;
+  }
+
+  /**
+   * For plain bytes (one ASCII character each, see {@link CleanTextStream.takePlain}): true,
+   * taking them in, when no line reaches past the limit, so they pass unchanged; false, taking
+   * nothing, when they need cutting: pass their text to {@link write} then.
+   */
+  acceptsUncut(bytes: Buffer): boolean {
+    let lineLength = this.#lineLength;
+    if (lineLength > this.#maxLine) return false;
+    let start = 0;
+    while (start < bytes.length) {
+      const room = this.#maxLine - lineLength;
+      const jump = bytes.lastIndexOf(LINE_FEED_BYTE, start + room);
+      if (jump >= start) {
+        lineLength = 0;
+        start = jump + 1;
+        continue;
+      }
+      if (bytes.length - start > room) return false;
+      lineLength += bytes.length - start;
+      break;
+    }
+    this.#lineLength = lineLength;
+    return true;
   }
 
   end(): string {
@@ -187,6 +222,23 @@ export class LineFilter {
 }
 
 /**
+ * Output on its way to the reply: text, or plain bytes that stand for their text (ASCII, one
+ * character per byte; see {@link CleanTextStream.takePlain}), kept as bytes so the middle of a
+ * flood, which the reply drops, is never made into strings.
+ */
+export type OutputPiece = string | Buffer;
+
+/** `piece` from `start` to `end`, without copying bytes. */
+function slicePiece(piece: OutputPiece, start: number, end?: number): OutputPiece {
+  return typeof piece === 'string' ? piece.slice(start, end) : piece.subarray(start, end);
+}
+
+/** The text of a piece. */
+export function pieceText(piece: OutputPiece): string {
+  return typeof piece === 'string' ? piece : piece.toString('latin1');
+}
+
+/**
  * The first and last characters of a text of any length, in bounded memory: the head up to
  * `headCharacters`, then a tail that drops its oldest characters beyond `tailCharacters`,
  * counting what fell out between them.
@@ -195,7 +247,7 @@ export class HeadTailWindow {
   readonly #headMax: number;
   readonly #tailMax: number;
   #head = '';
-  #tail: string[] = [];
+  #tail: OutputPiece[] = [];
   #tailLength = 0;
   /** Characters dropped between head and tail. */
   omittedCharacters = 0;
@@ -208,24 +260,24 @@ export class HeadTailWindow {
     this.#tailMax = tailCharacters;
   }
 
-  write(text: string): void {
-    if (text === '') return;
-    this.totalCharacters += text.length;
+  write(piece: OutputPiece): void {
+    if (piece.length === 0) return;
+    this.totalCharacters += piece.length;
     if (this.#head.length < this.#headMax) {
       const room = this.#headMax - this.#head.length;
-      this.#head += text.slice(0, room);
-      if (text.length <= room) return;
-      text = text.slice(room);
+      this.#head += pieceText(slicePiece(piece, 0, room));
+      if (piece.length <= room) return;
+      piece = slicePiece(piece, room);
     }
-    if (text.length >= this.#tailMax) {
-      for (const chunk of this.#tail) this.#drop(chunk);
-      this.#drop(text.slice(0, text.length - this.#tailMax));
-      this.#tail = [text.slice(text.length - this.#tailMax)];
+    if (piece.length >= this.#tailMax) {
+      for (const kept of this.#tail) this.#drop(kept);
+      this.#drop(slicePiece(piece, 0, piece.length - this.#tailMax));
+      this.#tail = [slicePiece(piece, piece.length - this.#tailMax)];
       this.#tailLength = this.#tailMax;
       return;
     }
-    this.#tail.push(text);
-    this.#tailLength += text.length;
+    this.#tail.push(piece);
+    this.#tailLength += piece.length;
     while (this.#tailLength > this.#tailMax) {
       const first = this.#tail[0]!;
       const excess = this.#tailLength - this.#tailMax;
@@ -234,8 +286,8 @@ export class HeadTailWindow {
         this.#drop(first);
         this.#tailLength -= first.length;
       } else {
-        this.#drop(first.slice(0, excess));
-        this.#tail[0] = first.slice(excess);
+        this.#drop(slicePiece(first, 0, excess));
+        this.#tail[0] = slicePiece(first, excess);
         this.#tailLength -= excess;
       }
     }
@@ -246,14 +298,21 @@ export class HeadTailWindow {
   }
 
   get tail(): string {
-    if (this.#tail.length > 1) this.#tail = [this.#tail.join('')];
-    return this.#tail[0] ?? '';
+    if (this.#tail.length > 1 || typeof this.#tail[0] !== 'string') this.#tail = [this.#tail.map(pieceText).join('')];
+    return this.#tail[0] as string;
   }
 
-  #drop(text: string): void {
-    this.omittedCharacters += text.length;
-    this.omittedLines += countLineBreaks(text);
+  #drop(piece: OutputPiece): void {
+    this.omittedCharacters += piece.length;
+    this.omittedLines += typeof piece === 'string' ? countLineBreaks(piece) : countByteLineBreaks(piece);
   }
+}
+
+/** The number of line feeds in `bytes`. */
+function countByteLineBreaks(bytes: Buffer): number {
+  let count = 0;
+  for (let index = bytes.indexOf(LINE_FEED_BYTE); index !== -1; index = bytes.indexOf(LINE_FEED_BYTE, index + 1)) count += 1;
+  return count;
 }
 
 /** The number of `\n` in `text`. */
