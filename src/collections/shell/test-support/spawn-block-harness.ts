@@ -1,7 +1,8 @@
 /**
  * Grows a fresh process to about `megabytes` of resident memory, then runs run_shell `true`
- * several times and prints, as JSON, the longest event-loop block of each call; and the same
- * for a program started from the process itself, for comparison. A fork's cost grows with the
+ * several times and prints, as JSON, the longest event-loop block of each call and the CPU
+ * time of this thread within it; and the same for a program started from the process itself,
+ * for comparison. A fork's cost grows with the
  * memory of the process forked, which is what the spawn host keeps off this thread.
  * Usage: node --import tsx spawn-block-harness.ts <megabytes> <calls>
  */
@@ -38,12 +39,20 @@ await runShell();
 const ballast: Buffer[] = [];
 for (let allocated = 0; allocated < megabytes; allocated += 64) ballast.push(Buffer.alloc(64 * 1024 * 1024, allocated));
 
+// The longest block of each call, and the CPU time this thread spent in its longest stretch
+// (which leaves out waiting for a core on a busy machine; a fork's page copying is in it).
 const hosted: number[] = [];
 const here: number[] = [];
+const hostedBusy: number[] = [];
+const hereBusy: number[] = [];
 for (let index = 0; index < calls; index += 1) {
-  hosted.push((await measureEventLoopBlock(runShell)).maxDelayMs);
-  here.push((await measureEventLoopBlock(spawnHere)).maxDelayMs);
+  const throughHost = await measureEventLoopBlock(runShell);
+  hosted.push(throughHost.maxDelayMs);
+  hostedBusy.push(throughHost.maxBusyMs);
+  const fromHere = await measureEventLoopBlock(spawnHere);
+  here.push(fromHere.maxDelayMs);
+  hereBusy.push(fromHere.maxBusyMs);
 }
 await fs.rm(root, { recursive: true, force: true });
-console.log(JSON.stringify({ hostReady, residentMegabytes: Math.round(process.memoryUsage.rss() / 1024 / 1024), ballast: ballast.length, hosted, here }));
+console.log(JSON.stringify({ hostReady, residentMegabytes: Math.round(process.memoryUsage.rss() / 1024 / 1024), ballast: ballast.length, hosted, here, hostedBusy, hereBusy }));
 process.exit(0);
