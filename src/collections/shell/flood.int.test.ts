@@ -18,7 +18,7 @@ function flood(bytes: number): { growth: number; ms: number; replyLength: number
 describe('run_shell: a flood of output', () => {
   // The first few hundred MB of a flood bring the process to its working size: about 30 MB
   // above the baseline here, what a bare spawn that only reads the pipe grows by too (Node's
-  // read buffers and a young generation grown to its full size). Past that it stops growing,
+  // read buffers; plain output stays bytes, so the heap hardly grows). Past that it stops growing,
   // which is what this compares: 800 MB against 100 MB. (The 60 MB once read here was the shell
   // parser's thread settling after its first parse, inside the measurement; the harness now
   // lets it settle before reading the baseline.)
