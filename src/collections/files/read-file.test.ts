@@ -84,7 +84,8 @@ describe('read_file', () => {
     const bytesRead = countBytesRead();
     const result = await kit.run('read_file', { path: 'large.txt' });
     expect(result.text.split('\n', 1)[0]).toMatch(/^large\.txt: lines 1-\d+ \(the file is 12\.\d MB\)\. The reply limit/);
-    expect(bytesRead()).toBeLessThan(256 * 1024);
+    // A remote box reads the file itself, out of this spy's sight.
+    if (!kit.workspace.capabilities.runsFileToolsInPlace) expect(bytesRead()).toBeLessThan(256 * 1024);
   });
 
   it('still counts the lines of a file whose end is within the count budget', async () => {
@@ -93,7 +94,7 @@ describe('read_file', () => {
     const bytesRead = countBytesRead();
     const result = await kit.run('read_file', { path: 'medium.txt' });
     expect(result.text.split('\n', 1)[0]).toMatch(/^medium\.txt: lines 1-\d+ of 150000\. The reply limit/);
-    expect(bytesRead()).toBeGreaterThan(6 * 1024 * 1024);
+    if (!kit.workspace.capabilities.runsFileToolsInPlace) expect(bytesRead()).toBeGreaterThan(6 * 1024 * 1024);
   });
 
   it('starts a page far into a file at the right line, whatever read the lines before it end in', async () => {

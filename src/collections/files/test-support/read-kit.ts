@@ -7,7 +7,7 @@ import type { ToolDefinition } from '../../../tool.js';
 import { Workspace } from '../../../workspace/workspace.js';
 // Local, or remote under bubblewrap when test/remote runs these suites again.
 import { workspaceForTest } from '../../../../test/remote/test-workspace.js';
-import { createReadTools, type ReadToolsOptions } from '../read-tools.js';
+import { createReadOnlyFileTools, type ReadToolsOptions } from '../read-tools.js';
 
 type ReadToolName = 'list_directory' | 'find_files' | 'search_files' | 'read_file';
 
@@ -39,7 +39,8 @@ export async function makeReadKit(options: Omit<ReadToolsOptions, 'workspace'> =
   await fs.mkdir(outside);
   const workspace = await workspaceForTest(root);
   const session = createSession();
-  const tools = Object.fromEntries(createReadTools({ workspace, ripgrep: false, ...options }).map((tool) => [tool.name, tool])) as ReadKit['tools'];
+  // The collection's tools: on a remote workspace they run in its box, as users get them.
+  const tools = Object.fromEntries(createReadOnlyFileTools({ workspace, ripgrep: false, ...options }).tools.map((tool) => [tool.name, tool])) as ReadKit['tools'];
   return {
     base,
     root,

@@ -14,6 +14,7 @@ import { createDeleteFileTool } from '../delete-file.js';
 import { createEditFileTool } from '../edit-file.js';
 import { createMoveFileTool } from '../move-file.js';
 import { createWriteFileTool } from '../write-file.js';
+import { createFileTools } from '../index.js';
 import type { WriteToolsContext } from '../write-guards.js';
 
 /** A real temporary folder with a workspace on it, the file tools, and a session. */
@@ -49,14 +50,19 @@ export async function makeWriteKit(
   const workspace = options.workspace?.(root) ?? (await workspaceForTest(root));
   const context: WriteToolsContext = { workspace, keepBackups: options.keepBackups ?? false, maxLineLength: 2_000 };
   const readOptions = validateReadToolsOptions({ workspace });
-  const tools = {
-    read_file: createReadFileTool(readOptions),
-    create_file: createCreateFileTool(context),
-    write_file: createWriteFileTool(context),
-    edit_file: createEditFileTool(context),
-    move_file: createMoveFileTool(context),
-    delete_file: createDeleteFileTool(context),
-  };
+  // A workspace whose box runs the file tools gets the collection's tools, as users do.
+  const collection = workspace.capabilities.runsFileToolsInPlace ? createFileTools({ workspace, keepBackups: context.keepBackups, ripgrep: false }) : undefined;
+  const pick = (name: keyof WriteKit['tools']) => collection!.tools.find((tool) => tool.name === name)!;
+  const tools = collection === undefined
+    ? {
+        read_file: createReadFileTool(readOptions),
+        create_file: createCreateFileTool(context),
+        write_file: createWriteFileTool(context),
+        edit_file: createEditFileTool(context),
+        move_file: createMoveFileTool(context),
+        delete_file: createDeleteFileTool(context),
+      }
+    : { read_file: pick('read_file'), create_file: pick('create_file'), write_file: pick('write_file'), edit_file: pick('edit_file'), move_file: pick('move_file'), delete_file: pick('delete_file') };
   const session = createSession();
   const kit: WriteKit = {
     base,
