@@ -351,3 +351,22 @@ describe('the provider-shaped tools (files.native) run in the box too', () => {
     expect(readFileSync(path.join(remoteHostRoot, 'docs', 'patched.md'), 'utf8')).toBe('patched\n');
   });
 });
+
+describe('a whole file over the connection (the per-operation path other collections use)', () => {
+  it('a small file in one request; a 3 MB one in 1 MB pieces, byte for byte', async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024 + 123);
+    for (let index = 0; index < big.length; index += 1) big[index] = (index * 7919) % 251;
+    writeFileSync(path.join(remoteHostRoot, 'big.bin'), big);
+    try {
+      let before = workspace.requestCount;
+      expect((await workspace.readFile(path.join(workspace.root, 'src', 'deep', 'c.ts'))).toString('utf8')).toBe(readFileSync(path.join(remoteHostRoot, 'src', 'deep', 'c.ts'), 'utf8'));
+      expect(workspace.requestCount - before).toBe(1);
+      before = workspace.requestCount;
+      expect((await workspace.readFile(path.join(workspace.root, 'big.bin'))).equals(big)).toBe(true);
+      // Open with the first MB, three more reads (the last one short), and the close.
+      expect(workspace.requestCount - before).toBe(5);
+    } finally {
+      rmSync(path.join(remoteHostRoot, 'big.bin'));
+    }
+  });
+});
