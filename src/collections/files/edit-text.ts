@@ -1,5 +1,5 @@
-import { lfView, withLineEnding } from './line-endings.js';
-import { prevailingLineEndingOf } from './line-scan.js';
+import { withLineEnding } from './line-endings.js';
+import { lfViewOf, prevailingLineEndingOf } from './line-scan.js';
 import { TimeSlicer } from './time-slice.js';
 
 /**
@@ -43,7 +43,7 @@ export type TextEditOutcome =
  * a few hundred milliseconds and never hold the event loop for more than a few.
  */
 export async function replaceExactText(original: string, oldString: string, newString: string, replaceAll: boolean, slicer = new TimeSlicer()): Promise<TextEditOutcome> {
-  const view = lfView(original);
+  const view = await lfViewOf(original, slicer);
   const needle = oldString.replaceAll('\r\n', '\n');
   const first = view.text.indexOf(needle);
   if (first === -1) return { type: 'not-found' };

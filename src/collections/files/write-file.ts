@@ -3,8 +3,7 @@ import { PathError } from '../../errors/path-error.js';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
 import { undecodedDiff, unifiedLineDiff } from './line-diff.js';
-import { withLineEnding } from './line-endings.js';
-import { countTextLines, prevailingLineEndingOf } from './line-scan.js';
+import { countTextLines, prevailingLineEndingOf, withLineEndingOf } from './line-scan.js';
 import { recordWrite } from './read-state.js';
 import { decodeTextFile, encodeTextFile, hasBom } from './text-file.js';
 import { countLines, plural } from './text.js';
@@ -66,7 +65,7 @@ export function createWriteFileTool(context: WriteToolsContext) {
         const before = 'problem' in decoded ? undefined : decoded.text;
         // A CRLF file stays CRLF when the model wrote plain LF; content with CRLF in it is taken as meant.
         const crlfFile = before !== undefined && (await prevailingLineEndingOf(before, slicer)) === '\r\n';
-        const text = crlfFile && !input.content.includes('\r\n') ? withLineEnding(input.content, '\r\n') : input.content;
+        const text = crlfFile && !input.content.includes('\r\n') ? await withLineEndingOf(input.content, '\r\n', slicer) : input.content;
         const keepBom = hasBom(bytes) && !text.startsWith('\uFEFF');
         const newBytes = await encodeTextFile(text, keepBom, slicer);
         if (newBytes.equals(bytes)) {

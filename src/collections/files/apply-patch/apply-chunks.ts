@@ -1,7 +1,6 @@
 import { ToolError } from '../../../errors/tool-error.js';
 import { closestLines, type NumberedLines } from '../edit-text.js';
-import { lfView } from '../line-endings.js';
-import { prevailingLineEndingOf } from '../line-scan.js';
+import { lfViewOf, prevailingLineEndingOf } from '../line-scan.js';
 import { plural } from '../text.js';
 import { TimeSlicer } from '../time-slice.js';
 import { formatNumberedLines, lineRange } from '../write-guards.js';
@@ -100,7 +99,7 @@ class FileLines {
 
   /** Finds the lines of `text` in time slices (a 10 MB file has 200,000 of them). */
   static async create(text: string, slicer: TimeSlicer): Promise<FileLines> {
-    const lf = lfView(text).text;
+    const lf = (await lfViewOf(text, slicer)).text;
     const starts = await lineStarts(text, slicer);
     return new FileLines(text, lf, starts, lf === text ? starts : await lineStarts(lf, slicer));
   }
