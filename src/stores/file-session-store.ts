@@ -240,7 +240,7 @@ class FileBackend implements SessionStoreBackend {
     const version = options.expectedVersion + 1;
     const now = Date.now();
     const file: VersionFile = { format: 1, id, version, savedAt: now, expiresAt: options.ttlMs === undefined ? null : now + options.ttlMs, session: json };
-    // Written first, so that the checks below and the link that publishes it run in one synchronous stretch: nothing can change between them in this process.
+    // Written first, so that the checks below and the link that publishes the file run in one synchronous stretch, with nothing of this process between them.
     const temp = await this.#writeTemp(folder, JSON.stringify(file));
     const scan = this.#scan(folder);
     const refuse = (outcome: WriteOutcome): WriteOutcome => {
