@@ -59,6 +59,8 @@ const EXIT_REPORT_GRACE_MS = 5_000;
 interface Pending {
   readonly stdout: PassThrough;
   readonly stderr: PassThrough;
+  /** The pipes handed over so far, each feeding its stream. */
+  readonly pipes: Socket[];
   pid: number | undefined;
   readonly started: ((pid: number) => void)[];
   readonly finish: (exit: ProcessExit) => void;
@@ -118,10 +120,13 @@ export function prepareSpawnHost(): Promise<boolean> {
       resolve(false);
       for (const [id, program] of pending) {
         pending.delete(id);
-        const error = new Error(`the spawn host process (PID ${started.pid ?? 'unknown'}) ${reason} while the command ran; the command was stopped`);
-        program.stdout.end();
-        program.stderr.end();
-        program.finish(program.pid === undefined ? { exitCode: null, signal: null, startError: error } : { exitCode: null, signal: null, lost: error });
+        const host = `the spawn host process (PID ${started.pid ?? 'unknown'}) ${reason}`;
+        endOutput(program);
+        program.finish(
+          program.pid === undefined
+            ? { exitCode: null, signal: null, startError: new Error(`${host} before it started the command`) }
+            : { exitCode: null, signal: null, lost: new Error(`${host} while the command ran; the command was stopped`) },
+        );
       }
     };
     started.on('exit', (code, signal) => lost(signal !== null ? `was killed by ${signal}` : `exited with code ${code}`));
@@ -153,14 +158,13 @@ export function spawnThroughHost(file: string, args: readonly string[], options:
       if (pending.size === 0) running.channel?.unref();
     };
   });
-  const program: Pending = { stdout: new PassThrough(), stderr: new PassThrough(), pid: undefined, started: [], finish };
+  const program: Pending = { stdout: new PassThrough(), stderr: new PassThrough(), pipes: [], pid: undefined, started: [], finish };
   pending.set(id, program);
   running.channel?.ref();
   running.send({ id, file, args, cwd: options.cwd, env: options.env, marker: options.marker } satisfies SpawnHostRequest, (error) => {
     if (error === null || error === undefined || !pending.has(id)) return;
     pending.delete(id);
-    program.stdout.end();
-    program.stderr.end();
+    endOutput(program);
     finish({ exitCode: null, signal: null, startError: new Error(`the spawn host process could not be reached (${error.message})`) });
   });
   return {
@@ -178,8 +182,7 @@ export function spawnThroughHost(file: string, args: readonly string[], options:
       const timer = setTimeout(() => {
         if (!pending.has(id)) return;
         pending.delete(id);
-        program.stdout.end();
-        program.stderr.end();
+        endOutput(program);
         finish({ exitCode: null, signal: null, lost: new Error(`the spawn host process (PID ${running.pid ?? 'unknown'}) did not report how the command ended`) });
       }, EXIT_REPORT_GRACE_MS);
       timer.unref();
@@ -206,6 +209,7 @@ function receive(message: Exclude<SpawnHostMessage, { type: 'ready' }>, handle: 
         if (handle === undefined) target.end();
         return;
       }
+      program.pipes.push(handle);
       handle.pipe(target);
       // A pipe that breaks ends the output with what arrived; one let go of lets go of the pipe.
       handle.once('error', () => target.end());
@@ -218,11 +222,23 @@ function receive(message: Exclude<SpawnHostMessage, { type: 'ready' }>, handle: 
       return;
     case 'failed':
       pending.delete(message.id);
-      program.stdout.end();
-      program.stderr.end();
+      endOutput(program);
       program.finish({ exitCode: null, signal: null, startError: new Error(message.message) });
       return;
   }
+}
+
+/**
+ * Ends a program's output now, with what arrived: its pipes are let go of first, so nothing
+ * that still comes through them is written after the end.
+ */
+function endOutput(program: Pending): void {
+  for (const pipe of program.pipes) {
+    pipe.unpipe();
+    pipe.destroy();
+  }
+  program.stdout.end();
+  program.stderr.end();
 }
 
 /**
