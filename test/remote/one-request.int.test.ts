@@ -370,3 +370,12 @@ describe('a whole file over the connection (the per-operation path other collect
     }
   });
 });
+
+describe('the box trusts the caller with nothing', () => {
+  it('parses a step’s input again, and refuses an unknown tool or collection', async () => {
+    const step = { collection: 'files' as const, options: {}, phase: 'execute' as const, toolCallId: '', session: { id: 'x', reads: {} } };
+    await expect(workspace.runFileToolStep({ ...step, tool: 'write_file', input: { path: 42, content: 'x' } })).rejects.toThrow(/Invalid arguments for write_file: `path`/);
+    await expect(workspace.runFileToolStep({ ...step, tool: 'run_shell', input: { command: 'id' } })).rejects.toThrow(/no tool named "run_shell"/);
+    await expect(workspace.runFileToolStep({ ...step, collection: 'shell' as never, tool: 'run_shell', input: { command: 'id' } })).rejects.toThrow(/only the file tools run in the box/);
+  });
+});

@@ -4,6 +4,7 @@
  * tool's `checkPolicy` or `execute` against a throwaway session holding the caller's slice,
  * and answers with the outcome and what the step changed in that session.
  */
+import { formatInputError } from '../../run-tool.js';
 import { Session } from '../../session.js';
 import type { ProgressUpdate } from '../../progress.js';
 import type { ToolDefinition } from '../../tool.js';
@@ -35,7 +36,10 @@ export class FileToolRunner {
   async run(step: FileToolStep, context: { readonly signal: AbortSignal; readonly onProgress?: (update: ProgressUpdate) => void }): Promise<StepAnswer> {
     const tool = this.#tool(step);
     const scratch = scratchSession(step.session, this.#workspace.root, undefined);
-    const input = { ...step.input };
+    // The caller parsed the input already; the box trusts it with nothing, so it parses again.
+    const parsed = tool.input.safeParse(step.input);
+    if (!parsed.success) throw new TypeError(formatInputError(tool.name, parsed.error));
+    const input = parsed.data as Record<string, unknown>;
     let outcome: StepOutcome;
     try {
       if (step.phase === 'check' || step.checkFirst === true) {
