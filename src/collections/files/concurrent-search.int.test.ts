@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,6 +9,7 @@ import { createSession } from '../../session.js';
 import { Workspace } from '../../workspace/workspace.js';
 import { locateRipgrep } from './ripgrep.js';
 import { createReadOnlyFileTools } from './read-tools.js';
+import { MAX_SEARCH_WORKERS } from './search-worker.js';
 
 const ripgrep = await locateRipgrep(true);
 if (ripgrep === undefined) console.warn('Skipping the ripgrep half of the concurrent search test: rg is not on PATH (apt-get install ripgrep).');
@@ -34,6 +36,58 @@ describe('eight concurrent search_files calls', () => {
   });
   afterAll(async () => {
     await fs.rm(root, { recursive: true, force: true });
+  });
+
+  it.skipIf(process.platform !== 'linux')('runs the search threads at a lower priority than the event loop (Linux)', async () => {
+    const { tools } = createReadOnlyFileTools({ workspace: new Workspace(root), ripgrep: false });
+    await runTool(tools.find((tool) => tool.name === 'search_files')!, { pattern: 'rareMarker42' }, { session: createSession() });
+    // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value; the command name before it may hold spaces.
+    const nice = (tid: string): number => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[16]);
+    const main = nice(String(process.pid));
+    const threads = readdirSync('/proc/self/task').map(nice);
+    // The worker kept for the next search and its walker are among this process's threads.
+    expect(threads.filter((value) => value === Math.min(19, main + 10)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.skipIf(process.platform !== 'linux')(`never runs more than ${MAX_SEARCH_WORKERS} search workers at once (threads counted in /proc)`, async () => {
+    const { tools } = createReadOnlyFileTools({ workspace: new Workspace(root), ripgrep: false });
+    const search = tools.find((tool) => tool.name === 'search_files')!;
+    const threads = (): number => readdirSync('/proc/self/task').length;
+    const before = threads();
+    let most = before;
+    const sampler = setInterval(() => (most = Math.max(most, threads())), 2);
+    try {
+      const answers = await Promise.all(Array.from({ length: MAX_SEARCH_WORKERS + 6 }, () => runTool(search, { pattern: 'rareMarker42' }, { session: createSession() })));
+      for (const answer of answers) expect(answer.text).toContain('pkg-37/file-7.ts');
+    } finally {
+      clearInterval(sampler);
+    }
+    // Each search worker runs with its walker thread: two threads per worker, and no more workers than the cap.
+    expect(most - before).toBeLessThanOrEqual(2 * MAX_SEARCH_WORKERS);
+  });
+
+  it('stops a search that waits for a worker when its call is cancelled or its time is up', async () => {
+    const trap = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-search-queue-')));
+    try {
+      await fs.writeFile(path.join(trap, 'trap.txt'), `${'a'.repeat(40)}b\n`);
+      const { tools } = createReadOnlyFileTools({ workspace: new Workspace(trap), ripgrep: false, regexTimeoutMs: 2_000, searchTimeoutMs: 1_000 });
+      const search = tools.find((tool) => tool.name === 'search_files')!;
+      // Every worker stuck on a pattern that backtracks for ever, until the watchdog stops it.
+      const stuck = Array.from({ length: MAX_SEARCH_WORKERS }, () => runTool(search, { pattern: '(a+)+$' }, { session: createSession() }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = performance.now();
+      const cancelled = await runTool(search, { pattern: 'b' }, { session: createSession(), signal: AbortSignal.timeout(200) });
+      expect(cancelled.isError).toBe(true);
+      expect(cancelled.text).toContain('cancelled');
+      const timedOut = await runTool(search, { pattern: 'b' }, { session: createSession() });
+      expect(timedOut.text).toContain('The search stopped after 1 s, so results are incomplete.');
+      expect(performance.now() - started).toBeLessThan(1_900);
+      await Promise.all(stuck);
+      // Once the watchdog freed the workers, searches run again.
+      expect((await runTool(search, { pattern: 'b' }, { session: createSession() })).text).toContain('trap.txt');
+    } finally {
+      await fs.rm(trap, { recursive: true, force: true });
+    }
   });
 
   for (const engine of ['ripgrep', 'node'] as const) {

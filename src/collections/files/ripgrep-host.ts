@@ -8,9 +8,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { HostReply, HostRequest } from './ripgrep-process.js';
 import { parseRipgrepOutput } from './ripgrep.js';
+import { lowerThisThreadsPriority } from './search-priority.js';
 
 /** Milliseconds between asking ripgrep to stop and making it. */
 const FORCE_KILL_AFTER_MS = 1_000;
+
+// ripgrep, started from this thread, inherits its lower priority.
+lowerThisThreadsPriority();
 
 const running = new Map<number, { readonly child: ChildProcess; readonly stop: (answer: HostReply['answer']) => void }>();
 

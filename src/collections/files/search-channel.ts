@@ -1,13 +1,14 @@
+import type { Worker } from 'node:worker_threads';
 import {
   PATH_BYTES,
   READING,
   releaseSearchWorker,
-  takeSearchWorker,
   type ChunkResult,
   type FoundMessage,
   type SearchChunk,
   type SearchWalkJob,
   type SearchWorkerInit,
+  type SearchWorkerRequest,
   type WorkerMessage,
 } from './search-worker.js';
 
@@ -78,12 +79,14 @@ export class SearchChannel {
   failure: ChannelStop | undefined;
   crash: Error | undefined;
 
-  constructor(init: Omit<SearchWorkerInit, 'progress' | 'path'>, regexTimeoutMs: number, onCommit: (file: FileState) => void) {
+  /** Sets up `worker` (from `acquireSearchWorker`, which this channel gives back or terminates at {@link close}) for the search `init` describes. */
+  constructor(worker: Worker, init: Omit<SearchWorkerInit, 'progress' | 'path'>, regexTimeoutMs: number, onCommit: (file: FileState) => void) {
     const progress = new SharedArrayBuffer(12);
     const path = new SharedArrayBuffer(PATH_BYTES);
     this.#progress = new Int32Array(progress);
     this.#path = new Uint8Array(path);
-    this.#worker = takeSearchWorker({ ...init, progress, path });
+    this.#worker = worker;
+    worker.postMessage({ type: 'init', ...init, progress, path } satisfies SearchWorkerRequest);
     this.#regexTimeoutMs = regexTimeoutMs;
     this.#onCommit = onCommit;
     this.#worker.on('message', this.#onMessage);

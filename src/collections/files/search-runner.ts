@@ -1,10 +1,11 @@
 import * as path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { rethrowUnlessFileSystemError, type Workspace } from '../../workspace/workspace.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { locateRipgrep, ripgrepCandidates, ripgrepGlob, ripgrepPattern, walkOrder, type RipgrepAnswer } from './ripgrep.js';
 import { SearchChannel, type ChannelStop, type FileState, type WalkEnd } from './search-channel.js';
 import { requiredText } from './search-prefilter.js';
-import { canPrefilter, type FoundMessage, type IncludePattern, type SearchWalkJob } from './search-worker.js';
+import { acquireSearchWorker, canPrefilter, type FoundMessage, type IncludePattern, type SearchWalkJob } from './search-worker.js';
 import { describeNonText } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
 
@@ -137,7 +138,16 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
   let passedOver = 0;
   const skipped = { binary: 0, notUtf8: [] as string[], tooLarge: [] as string[], unreadable: [] as string[] };
 
+  // Past the cap on workers running at once, a search waits for one, within its own time limit.
+  const started = Date.now();
+  const worker = await acquireWithin(signal, searchTimeoutMs);
+  if (worker === undefined) {
+    const stopped: SearchStop = signal.aborted ? { type: 'cancelled' } : { type: 'timeout', afterMs: searchTimeoutMs };
+    const empty = { matches, searched, limitReached: false, skipped, stopped, engine: 'node' as const };
+    return { ...empty, data: { ...empty } };
+  }
   const channel = new SearchChannel(
+    worker,
     {
       source: request.pattern.source,
       flags: request.pattern.flags,
@@ -162,7 +172,7 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
       request.onCount?.(matches.length, searched);
     },
   );
-  const deadline = setTimeout(() => channel.fail({ type: 'timeout', afterMs: searchTimeoutMs }), searchTimeoutMs);
+  const deadline = setTimeout(() => channel.fail({ type: 'timeout', afterMs: searchTimeoutMs }), Math.max(0, searchTimeoutMs - (Date.now() - started)));
   const onAbort = (): void => channel.fail({ type: 'cancelled' });
   signal.addEventListener('abort', onAbort);
   if (signal.aborted) onAbort();
@@ -315,6 +325,21 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
     engine,
     data: { matches, searched, limitReached, skipped, ...(stopped === undefined ? {} : { stopped }), engine },
   };
+}
+
+/** A search worker (see `acquireSearchWorker`), or `undefined` when `signal` or `timeoutMs` ended the wait for one. */
+async function acquireWithin(signal: AbortSignal, timeoutMs: number): Promise<Worker | undefined> {
+  const waited = new AbortController();
+  const onAbort = (): void => waited.abort();
+  const timer = setTimeout(onAbort, timeoutMs);
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
+  try {
+    return await acquireSearchWorker(waited.signal);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /** The files a search passed over, filled in as it runs. */

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { folderFilter, includer, listingContext, walkFolders, type ListingState } from './folder-listing.js';
 import { SearchFileReader } from './search-file-reader.js';
+import { lowerThisThreadsPriority } from './search-priority.js';
 import { compileRequiredText } from './search-prefilter.js';
 import {
   CLAIM,
@@ -24,6 +25,7 @@ import {
   type WalkerSearchJob,
 } from './search-protocol.js';
 
+lowerThisThreadsPriority();
 const { port, control: controlMemory } = workerData as WalkerData;
 const control = new Int32Array(controlMemory);
 /** Buffers for screening files, made at the first search that screens. */

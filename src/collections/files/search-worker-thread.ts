@@ -32,9 +32,11 @@ import {
   type WorkerMessage,
 } from './search-protocol.js';
 import { SearchFileReader } from './search-file-reader.js';
+import { lowerThisThreadsPriority } from './search-priority.js';
 import { compileRequiredText, type RequiredText } from './search-prefilter.js';
 import { workerScript } from './worker-script.js';
 
+lowerThisThreadsPriority();
 const port = parentPort!;
 const post = (message: WorkerMessage): void => port.postMessage(message);
 let reader: SearchFileReader | undefined;
