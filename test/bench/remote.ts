@@ -25,76 +25,90 @@ import { benchTree } from './tree.js';
 
 const SUITE = 'remote';
 
+/** runTool, but a failed call stops the bench: a side that answers with an error is fast for the wrong reason. */
+async function succeed(...args: Parameters<typeof runTool>) {
+  const result = await runTool(...args);
+  if (result.isError) throw new Error(`${args[0].name} failed in the bench: ${result.text}`);
+  return result;
+}
+
 function tool(collection: ToolCollection, name: string) {
   return collection.tools.find((candidate) => candidate.name === name)!;
 }
 
 /** Runs the cases, prints a table and records the summary rows. */
 export async function run(): Promise<void> {
-  const root = temporaryFolder('toolbelt-bench-remote-');
-  fs.writeFileSync(path.join(root, 'small.ts'), Array.from({ length: 200 }, (_, index) => `export const value${index} = ${index};\n`).join(''));
-  for (let folder = 0; folder < 20; folder += 1) {
-    fs.mkdirSync(path.join(root, 'tree', `folder-${folder}`), { recursive: true });
-    for (let file = 0; file < 30; file += 1) {
-      fs.writeFileSync(path.join(root, 'tree', `folder-${folder}`, `file-${file}.ts`), `// file ${file}\nexport function handle${file}Event() {}\n`.repeat(20));
+  // Two copies of one tree: the local tools change theirs, the box its own (one shared folder
+  // would make each side's edits stale reads for the other, and its edits fail fast).
+  const makeTree = () => {
+    const folder = temporaryFolder('toolbelt-bench-remote-');
+    fs.writeFileSync(path.join(folder, 'small.ts'), Array.from({ length: 200 }, (_, index) => `export const value${index} = ${index};\n`).join(''));
+    for (let group = 0; group < 20; group += 1) {
+      fs.mkdirSync(path.join(folder, 'tree', `folder-${group}`), { recursive: true });
+      for (let file = 0; file < 30; file += 1) {
+        fs.writeFileSync(path.join(folder, 'tree', `folder-${group}`, `file-${file}.ts`), `// file ${file}\nexport function handle${file}Event() {}\n`.repeat(20));
+      }
     }
-  }
+    return folder;
+  };
+  const localRoot = makeTree();
+  const root = makeTree();
   const bench = benchTree();
   const remote = await connectWorkspace({ command: await bundleCommand(root) });
   const remoteBench = await connectWorkspace({ command: await bundleCommand(bench.root) });
   try {
-    const local = createFileTools({ workspace: new Workspace(root), ripgrep: false });
+    const local = createFileTools({ workspace: new Workspace(localRoot), ripgrep: false });
     const far = createFileTools({ workspace: remote, ripgrep: false });
     const localBench = createFileTools({ workspace: new Workspace(bench.root), ripgrep: false });
     const farBench = createFileTools({ workspace: remoteBench, ripgrep: false });
     const localSession = createSession();
     const remoteSession = createSession();
-    await runTool(tool(local, 'read_file'), { path: 'small.ts' }, { session: localSession });
-    await runTool(tool(far, 'read_file'), { path: 'small.ts' }, { session: remoteSession });
+    await succeed(tool(local, 'read_file'), { path: 'small.ts' }, { session: localSession });
+    await succeed(tool(far, 'read_file'), { path: 'small.ts' }, { session: remoteSession });
 
     const read = await compare(
-      () => runTool(tool(far, 'read_file'), { path: 'small.ts' }, { session: remoteSession }),
-      () => runTool(tool(local, 'read_file'), { path: 'small.ts' }, { session: localSession }),
+      () => succeed(tool(far, 'read_file'), { path: 'small.ts' }, { session: remoteSession }),
+      () => succeed(tool(local, 'read_file'), { path: 'small.ts' }, { session: localSession }),
       { runs: 21 },
     );
     let turn = 0;
     const edit = await compare(
       async () => {
         turn += 1;
-        const result = await runTool(tool(far, 'edit_file'), { path: 'small.ts', old_string: `value${turn % 200} =`, new_string: `value${turn % 200}  =` }, { session: remoteSession, mode: 'auto' });
-        await runTool(tool(far, 'edit_file'), { path: 'small.ts', old_string: `value${turn % 200}  =`, new_string: `value${turn % 200} =` }, { session: remoteSession, mode: 'auto' });
+        const result = await succeed(tool(far, 'edit_file'), { path: 'small.ts', old_string: `value${turn % 200} =`, new_string: `value${turn % 200}  =` }, { session: remoteSession, mode: 'auto' });
+        await succeed(tool(far, 'edit_file'), { path: 'small.ts', old_string: `value${turn % 200}  =`, new_string: `value${turn % 200} =` }, { session: remoteSession, mode: 'auto' });
         return result;
       },
       async () => {
-        const result = await runTool(tool(local, 'edit_file'), { path: 'small.ts', old_string: `value${turn % 200} =`, new_string: `value${turn % 200}  =` }, { session: localSession, mode: 'auto' });
-        await runTool(tool(local, 'edit_file'), { path: 'small.ts', old_string: `value${turn % 200}  =`, new_string: `value${turn % 200} =` }, { session: localSession, mode: 'auto' });
+        const result = await succeed(tool(local, 'edit_file'), { path: 'small.ts', old_string: `value${turn % 200} =`, new_string: `value${turn % 200}  =` }, { session: localSession, mode: 'auto' });
+        await succeed(tool(local, 'edit_file'), { path: 'small.ts', old_string: `value${turn % 200}  =`, new_string: `value${turn % 200} =` }, { session: localSession, mode: 'auto' });
         return result;
       },
       { runs: 11 },
     );
     const search = await compare(
-      () => runTool(tool(far, 'search_files'), { pattern: 'handle1\\dEvent', path: 'tree' }, { session: remoteSession }),
-      () => runTool(tool(local, 'search_files'), { pattern: 'handle1\\dEvent', path: 'tree' }, { session: localSession }),
+      () => succeed(tool(far, 'search_files'), { pattern: 'handle1\\dEvent', path: 'tree' }, { session: remoteSession }),
+      () => succeed(tool(local, 'search_files'), { pattern: 'handle1\\dEvent', path: 'tree' }, { session: localSession }),
       { warmup: 1, runs: 5 },
     );
     const benchSearch = await compare(
-      () => runTool(tool(farBench, 'search_files'), { pattern: 'TODO', path: 'packages', limit: 1_000 }, { session: createSession() }),
-      () => runTool(tool(localBench, 'search_files'), { pattern: 'TODO', path: 'packages', limit: 1_000 }, { session: createSession() }),
+      () => succeed(tool(farBench, 'search_files'), { pattern: 'TODO', path: 'packages', limit: 1_000 }, { session: createSession() }),
+      () => succeed(tool(localBench, 'search_files'), { pattern: 'TODO', path: 'packages', limit: 1_000 }, { session: createSession() }),
       { warmup: 1, runs: 3 },
     );
     const write = await compare(
-      () => runTool(tool(far, 'write_file'), { path: 'small.ts', content: fs.readFileSync(path.join(root, 'small.ts'), 'utf8') }, { session: remoteSession, mode: 'auto' }),
-      () => runTool(tool(local, 'write_file'), { path: 'small.ts', content: fs.readFileSync(path.join(root, 'small.ts'), 'utf8') }, { session: localSession, mode: 'auto' }),
+      () => succeed(tool(far, 'write_file'), { path: 'small.ts', content: fs.readFileSync(path.join(root, 'small.ts'), 'utf8') }, { session: remoteSession, mode: 'auto' }),
+      () => succeed(tool(local, 'write_file'), { path: 'small.ts', content: fs.readFileSync(path.join(localRoot, 'small.ts'), 'utf8') }, { session: localSession, mode: 'auto' }),
       { runs: 11 },
     );
     const list = await compare(
-      () => runTool(tool(far, 'list_directory'), { path: 'tree/folder-3' }, { session: remoteSession }),
-      () => runTool(tool(local, 'list_directory'), { path: 'tree/folder-3' }, { session: localSession }),
+      () => succeed(tool(far, 'list_directory'), { path: 'tree/folder-3' }, { session: remoteSession }),
+      () => succeed(tool(local, 'list_directory'), { path: 'tree/folder-3' }, { session: localSession }),
       { runs: 21 },
     );
     const find = await compare(
-      () => runTool(tool(far, 'find_files'), { pattern: 'file-1*.ts', path: 'tree' }, { session: remoteSession }),
-      () => runTool(tool(local, 'find_files'), { pattern: 'file-1*.ts', path: 'tree' }, { session: localSession }),
+      () => succeed(tool(far, 'find_files'), { pattern: 'file-1*.ts', path: 'tree' }, { session: remoteSession }),
+      () => succeed(tool(local, 'find_files'), { pattern: 'file-1*.ts', path: 'tree' }, { session: localSession }),
       { runs: 11 },
     );
     const mixed = (files: ToolCollection, session: ReturnType<typeof createSession>) =>
@@ -107,20 +121,20 @@ export async function run(): Promise<void> {
             ['search_files', { pattern: `handle${index}Event`, path: `tree/folder-${index}` }],
           ];
           const [name, input] = calls[index % calls.length]!;
-          return runTool(tool(files, name), input, { session });
+          return succeed(tool(files, name), input, { session });
         }),
       );
     const concurrentMixed = await compare(() => mixed(far, remoteSession), () => mixed(local, localSession), { runs: 9 });
     const concurrent = await compare(
-      () => Promise.all(Array.from({ length: 20 }, () => runTool(tool(far, 'read_file'), { path: 'small.ts' }, { session: remoteSession }))),
-      () => Promise.all(Array.from({ length: 20 }, () => runTool(tool(local, 'read_file'), { path: 'small.ts' }, { session: localSession }))),
+      () => Promise.all(Array.from({ length: 20 }, () => succeed(tool(far, 'read_file'), { path: 'small.ts' }, { session: remoteSession }))),
+      () => Promise.all(Array.from({ length: 20 }, () => succeed(tool(local, 'read_file'), { path: 'small.ts' }, { session: localSession }))),
       { runs: 9 },
     );
 
     // Requests per call, counted on the connection.
     const counted = async (name: string, input: Record<string, unknown>) => {
       const before = remote.requestCount;
-      await runTool(tool(far, name), input, { session: remoteSession, mode: 'auto' });
+      await succeed(tool(far, name), input, { session: remoteSession, mode: 'auto' });
       return remote.requestCount - before;
     };
     const requests = {
@@ -130,18 +144,18 @@ export async function run(): Promise<void> {
       find: await counted('find_files', { pattern: '*.ts', path: 'tree' }),
       search: await counted('search_files', { pattern: 'handle3Event', path: 'tree' }),
     };
-    await runTool(tool(far, 'edit_file'), { path: 'small.ts', old_string: 'value7  =', new_string: 'value7 =' }, { session: remoteSession, mode: 'auto' });
+    await succeed(tool(far, 'edit_file'), { path: 'small.ts', old_string: 'value7  =', new_string: 'value7 =' }, { session: remoteSession, mode: 'auto' });
 
     // The caller's event loop while a 4 MB file is edited in the box and read from it.
     const line = 'the quick brown fox jumps over the lazy dog 0123456789\n';
     const big = `${line.repeat(Math.ceil((4 * 1024 * 1024) / line.length))}needle at the end\n`;
     fs.writeFileSync(path.join(root, 'big.txt'), big);
     const bigSession = createSession();
-    await runTool(tool(far, 'read_file'), { path: 'big.txt', start_line: 76_000 }, { session: bigSession });
+    await succeed(tool(far, 'read_file'), { path: 'big.txt', start_line: 76_000 }, { session: bigSession });
     // The longest gap between two 1 ms probe ticks, and the caller's own CPU time in it (the
     // part that is this process's work, not the machine's other load).
-    const blocks = { edit: [] as number[], read: [] as number[], raw: [] as number[] };
-    const busy = { edit: [] as number[], read: [] as number[], raw: [] as number[] };
+    const blocks = { edit: [] as number[], read: [] as number[], raw: [] as number[], write: [] as number[] };
+    const busy = { edit: [] as number[], read: [] as number[], raw: [] as number[], write: [] as number[] };
     const measure = async (into: keyof typeof blocks, action: () => Promise<unknown>) => {
       const block = (await measureEventLoopBlock(action)) as { result: unknown; maxDelayMs: number; maxBusyMs?: number };
       blocks[into].push(block.maxDelayMs);
@@ -150,11 +164,15 @@ export async function run(): Promise<void> {
     };
     for (let turn = 0; turn < 3; turn += 1) {
       const [from, to] = turn % 2 === 0 ? ['needle at the end', 'needle moved'] : ['needle moved', 'needle at the end'];
-      const edited = (await measure('edit', () => runTool(tool(far, 'edit_file'), { path: 'big.txt', old_string: from, new_string: to }, { session: bigSession, mode: 'auto' }))) as { isError: boolean; text: string };
+      const edited = (await measure('edit', () => succeed(tool(far, 'edit_file'), { path: 'big.txt', old_string: from, new_string: to }, { session: bigSession, mode: 'auto' }))) as { isError: boolean; text: string };
       if (edited.isError) throw new Error(edited.text);
-      await measure('read', () => runTool(tool(far, 'read_file'), { path: 'big.txt', start_line: 40_000 }, { session: bigSession }));
+      await measure('read', () => succeed(tool(far, 'read_file'), { path: 'big.txt', start_line: 40_000 }, { session: bigSession }));
       // The per-operation path other collections still use (images, notes): the whole file over the connection.
       await measure('raw', () => remote.readFile(path.join(remote.root, 'big.txt')));
+      // create_file (like write_file) sends its content, as the model wrote it, in the request.
+      const written = (await measure('write', () => succeed(tool(far, 'create_file'), { path: 'big-copy.txt', content: big }, { session: bigSession, mode: 'auto' }))) as { isError: boolean; text: string };
+      if (written.isError) throw new Error(written.text);
+      fs.rmSync(path.join(root, 'big-copy.txt'));
     }
     const worst = (values: number[]) => Math.max(...values);
 
@@ -180,6 +198,7 @@ export async function run(): Promise<void> {
       ['caller event-loop block, 4 MB edit_file (worst of 3)', 'edit'],
       ['caller event-loop block, read_file page of a 4 MB file (worst of 3)', 'read'],
       ['caller event-loop block, workspace.readFile of 4 MB (per-operation path, worst of 3)', 'raw'],
+      ['caller event-loop block, create_file of a 4 MB file (worst of 3)', 'write'],
     ];
     for (const [label, key] of blockRows) {
       const value = worst(blocks[key]);
@@ -191,6 +210,7 @@ export async function run(): Promise<void> {
     await remote.close();
     await remoteBench.close();
     fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(localRoot, { recursive: true, force: true });
   }
 }
 

@@ -379,3 +379,23 @@ describe('the box trusts the caller with nothing', () => {
     await expect(workspace.runFileToolStep({ ...step, collection: 'shell' as never, tool: 'run_shell', input: { command: 'id' } })).rejects.toThrow(/only the file tools run in the box/);
   });
 });
+
+describe('a long input travels in pieces', () => {
+  it('create_file and write_file of 1 MB with characters cut between pieces land byte for byte, in one request', async () => {
+    const session = createSession();
+    // A surrogate pair (an emoji) straddles each piece boundary, and multi-byte letters fill the rest.
+    const piece = 256 * 1024;
+    let content = '';
+    while (content.length < 4 * piece) content += content.length % piece === piece - 1 ? '😀' : content.length % 50 === 49 ? '\n' : 'é';
+    const before = workspace.requestCount;
+    const created = await runTool(toolOf(remote.files, 'create_file'), { path: 'docs/long.txt', content }, { session, mode: 'auto' });
+    expect(created.isError, created.text).toBe(false);
+    expect(workspace.requestCount - before).toBe(1);
+    expect(readFileSync(path.join(remoteHostRoot, 'docs', 'long.txt')).equals(Buffer.from(content, 'utf8'))).toBe(true);
+    const rewritten = `${content}and one more line\n`;
+    const written = await runTool(toolOf(remote.files, 'write_file'), { path: 'docs/long.txt', content: rewritten }, { session, mode: 'auto' });
+    expect(written.isError, written.text).toBe(false);
+    expect(readFileSync(path.join(remoteHostRoot, 'docs', 'long.txt'), 'utf8')).toBe(rewritten);
+    rmSync(path.join(remoteHostRoot, 'docs', 'long.txt'));
+  });
+});

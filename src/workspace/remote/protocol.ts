@@ -182,7 +182,7 @@ export interface RemoteRequests {
   /** search_files' engine, run in the box (see `SearchesInPlace`); answered with its outcome. */
   readonly 'files/search': [WireSearchRequest, unknown];
   /** A file tool's policy check or its whole execution, in the box: one request per tool call (see {@link WireToolRun}). */
-  readonly 'tools/run': [WireToolRun & { readonly progressId?: number }, WireStepAnswer];
+  readonly 'tools/run': [WireToolRun & { readonly progressId?: number; readonly pieces?: Readonly<Record<string, number>> }, WireStepAnswer];
   /** `files.undo(session)` in the box, with the session's undo record for the root. */
   readonly 'tools/undo': [FileUndoStep, WireStepAnswer];
   readonly 'process/spawn': [SpawnParams & { readonly id: number }, SpawnResult];
@@ -211,6 +211,12 @@ export interface RemoteNotifications {
   readonly 'process/exit': { readonly id: number; readonly exitCode: number | null; readonly signal: string | null; readonly startError?: string };
   /** Server → caller: progress of a `tools/run` step (already coalesced in the box). */
   readonly 'tools/progress': { readonly id: number; readonly update: StepProgressWire };
+  /**
+   * Caller → server: a piece of a long string input of the next `tools/run` (the content of a
+   * large `write_file`), sent ahead so that no message takes long to encode or decode. The
+   * request names the upload in `pieces` (input field → upload id), with `''` in the field.
+   */
+  readonly 'tools/inputPiece': { readonly upload: number; readonly text: string };
   /** Caller → server: this many bytes of a stream were consumed (back-pressure credit). */
   readonly 'process/ack': { readonly id: number; readonly stream: 'stdout' | 'stderr'; readonly bytes: number };
 }
@@ -225,6 +231,9 @@ export type RemoteNotification = keyof RemoteNotifications;
  * it stops reading the process (which then blocks on its full pipe): back-pressure end to end.
  */
 export const OUTPUT_WINDOW_BYTES = 1024 * 1024;
+
+/** A string input longer than this travels as `tools/inputPiece` notifications of this many characters. */
+export const INPUT_PIECE_CHARACTERS = 256 * 1024;
 
 /** Bytes `fs/open` sends ahead: the first read of `read_file` and of the search (64 KB). */
 export const OPEN_PREFETCH_BYTES = 64 * 1024;

@@ -11,7 +11,8 @@ import { decodeDirent, decodeStats, decodeError } from './wire-values.js';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import type { FileToolStep, FileUndoStep, StepAnswer, StepProgress } from '../../collections/files/in-box.js';
 import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../collections/files/read-tools.js';
-import { RemoteErrorCode, type WireStepAnswer } from './protocol.js';
+import { INPUT_PIECE_CHARACTERS, RemoteErrorCode, type WireStepAnswer } from './protocol.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Bytes of one piece when a whole file comes over the connection: about 1.4 MB of JSON, decoded in a few milliseconds. */
 const READ_PIECE_BYTES = 1024 * 1024;
@@ -47,6 +48,7 @@ export class RemoteWorkspace extends Workspace {
   /** Listeners of `tools/run` steps that report progress, by the id sent with the step. */
   readonly #progress = new Map<number, (update: StepProgress) => void>();
   #nextProgressId = 1;
+  #nextUpload = 1;
   /** Background jobs in the box (see {@link WorkspaceJobs}). */
   readonly jobs: WorkspaceJobs;
 
@@ -279,10 +281,11 @@ export class RemoteWorkspace extends Workspace {
   async runFileToolStep(step: FileToolStep, options: { readonly signal?: AbortSignal; readonly onProgress?: (update: StepProgress) => void } = {}): Promise<StepAnswer> {
     const progressId = options.onProgress === undefined ? undefined : this.#nextProgressId++;
     if (progressId !== undefined) this.#progress.set(progressId, options.onProgress!);
+    const sent = await this.#sendLongInputs(step);
     // A search stops at its own timeout in the box; its request waits a little longer than that.
     const searchTimeoutMs = step.tool === 'search_files' ? Number(step.options.searchTimeoutMs ?? DEFAULT_SEARCH_TIMEOUT_MS) + 30_000 : undefined;
     try {
-      const answer = await this.#connection.request('tools/run', progressId === undefined ? step : { ...step, progressId }, {
+      const answer = await this.#connection.request('tools/run', { ...sent, ...(progressId === undefined ? {} : { progressId }) }, {
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(searchTimeoutMs === undefined ? {} : { timeoutMs: searchTimeoutMs }),
       });
@@ -290,6 +293,29 @@ export class RemoteWorkspace extends Workspace {
     } finally {
       if (progressId !== undefined) this.#progress.delete(progressId);
     }
+  }
+
+  /**
+   * Sends each long string of the step's input ahead in pieces (`tools/inputPiece`
+   * notifications, one event-loop turn each), so that a 4 MB `write_file` never makes one
+   * message whose encoding holds this process's event loop; the step names the uploads.
+   */
+  async #sendLongInputs(step: FileToolStep): Promise<FileToolStep & { pieces?: Record<string, number> }> {
+    const long = Object.entries(step.input).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].length > INPUT_PIECE_CHARACTERS);
+    if (long.length === 0) return step;
+    const input: Record<string, unknown> = { ...step.input };
+    const pieces: Record<string, number> = {};
+    for (const [field, text] of long) {
+      const upload = this.#nextUpload++;
+      // Code units are cut as they are: JSON carries a lone surrogate escaped, and the box joins the pieces back exactly.
+      for (let start = 0; start < text.length; start += INPUT_PIECE_CHARACTERS) {
+        this.#connection.notify('tools/inputPiece', { upload, text: text.slice(start, start + INPUT_PIECE_CHARACTERS) });
+        await nextTurn();
+      }
+      input[field] = '';
+      pieces[field] = upload;
+    }
+    return { ...step, input, pieces };
   }
 
   /** Runs `files.undo(session)` in the box, in one request. */

@@ -233,17 +233,35 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
   });
 
   on('tools/run', async (params, token) => {
+    const step = params.pieces === undefined ? params : { ...params, input: { ...params.input, ...joinPieces(params.pieces) } };
     const controller = new AbortController();
     token.onCancellationRequested(() => controller.abort());
     const progress = params.progressId === undefined ? undefined : new ProgressCoalescer((update) => notify('tools/progress', { id: params.progressId!, update }));
     try {
-      return encodeAnswer(await tools.run(params, { signal: controller.signal, ...(progress === undefined ? {} : { onProgress: progress.report }) }));
+      return encodeAnswer(await tools.run(step, { signal: controller.signal, ...(progress === undefined ? {} : { onProgress: progress.report }) }));
     } finally {
       // The last progress goes out before the answer, which follows it on the same stream.
       progress?.flush();
     }
   });
   on('tools/undo', async (params) => encodeAnswer(await tools.undo(params)));
+  /** Pieces of long string inputs, by upload id, until the `tools/run` that names them. */
+  const uploads = new Map<number, string[]>();
+  connection.onNotification('tools/inputPiece', ({ upload, text }: RemoteNotifications['tools/inputPiece']) => {
+    const pieces = uploads.get(upload) ?? [];
+    pieces.push(text);
+    uploads.set(upload, pieces);
+  });
+  const joinPieces = (named: Readonly<Record<string, number>>): Record<string, string> => {
+    const fields: Record<string, string> = {};
+    for (const [field, upload] of Object.entries(named)) {
+      const pieces = uploads.get(upload);
+      if (pieces === undefined) throw new ResponseError(RemoteErrorCode.failed, `No pieces arrived for upload ${upload} (the input field \`${field}\`).`);
+      uploads.delete(upload);
+      fields[field] = pieces.join('');
+    }
+    return fields;
+  };
 
   const sandboxed = async (params: SpawnParams): Promise<SpawnParams> => {
     const cwd = await jailed(params.cwd);
@@ -308,6 +326,7 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
       handles.clear();
       for (const stream of writers.values()) stream.end();
       writers.clear();
+      uploads.clear();
       connection.dispose();
       resolve();
     };
