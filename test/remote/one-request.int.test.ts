@@ -353,7 +353,7 @@ describe('the provider-shaped tools (files.native) run in the box too', () => {
 });
 
 describe('a whole file over the connection (the per-operation path other collections use)', () => {
-  it('a small file in one request; a 3 MB one in 1 MB pieces, byte for byte', async () => {
+  it('a small file in one request; a 3 MB one in 1 MB pieces, byte for byte, and written back in pieces', async () => {
     const big = Buffer.alloc(3 * 1024 * 1024 + 123);
     for (let index = 0; index < big.length; index += 1) big[index] = (index * 7919) % 251;
     writeFileSync(path.join(remoteHostRoot, 'big.bin'), big);
@@ -365,6 +365,12 @@ describe('a whole file over the connection (the per-operation path other collect
       expect((await workspace.readFile(path.join(workspace.root, 'big.bin'))).equals(big)).toBe(true);
       // Open with the first MB, three more reads (the last one short), and the close.
       expect(workspace.requestCount - before).toBe(5);
+      // And back, in pieces sent ahead of one request.
+      const reversed = Buffer.from(big).reverse();
+      before = workspace.requestCount;
+      await workspace.writeFileAtomic(path.join(workspace.root, 'big.bin'), reversed);
+      expect(workspace.requestCount - before).toBe(1);
+      expect(readFileSync(path.join(remoteHostRoot, 'big.bin')).equals(reversed)).toBe(true);
     } finally {
       rmSync(path.join(remoteHostRoot, 'big.bin'));
     }

@@ -177,7 +177,7 @@ export interface RemoteRequests {
   readonly 'fs/createSymlink': [{ readonly target: string; readonly path: string }, null];
   readonly 'fs/remove': [{ readonly path: string }, null];
   readonly 'fs/renameExclusive': [{ readonly from: string; readonly to: string }, null];
-  readonly 'fs/writeFileAtomic': [{ readonly path: string; readonly data: string; readonly exclusive?: boolean; readonly mode?: number }, null];
+  readonly 'fs/writeFileAtomic': [{ readonly path: string; readonly data: string; readonly upload?: number; readonly exclusive?: boolean; readonly mode?: number }, null];
   /** `id` is the caller's own number for the process, so output that arrives before the answer has a home. */
   /** search_files' engine, run in the box (see `SearchesInPlace`); answered with its outcome. */
   readonly 'files/search': [WireSearchRequest, unknown];
@@ -212,11 +212,12 @@ export interface RemoteNotifications {
   /** Server → caller: progress of a `tools/run` step (already coalesced in the box). */
   readonly 'tools/progress': { readonly id: number; readonly update: StepProgressWire };
   /**
-   * Caller → server: a piece of a long string input of the next `tools/run` (the content of a
-   * large `write_file`), sent ahead so that no message takes long to encode or decode. The
-   * request names the upload in `pieces` (input field → upload id), with `''` in the field.
+   * Caller → server: a piece of a long value a later request names by `upload` id, sent ahead
+   * so that no message takes long to encode or decode: a long string input of `tools/run` (the
+   * content of a large `write_file`; the request's `pieces` maps the field to the upload, with
+   * `''` in the field), or the base64 bytes of `fs/writeFileAtomic` (its `upload`, `data: ''`).
    */
-  readonly 'tools/inputPiece': { readonly upload: number; readonly text: string };
+  readonly 'upload/piece': { readonly upload: number; readonly text: string };
   /** Caller → server: this many bytes of a stream were consumed (back-pressure credit). */
   readonly 'process/ack': { readonly id: number; readonly stream: 'stdout' | 'stderr'; readonly bytes: number };
 }
@@ -232,7 +233,7 @@ export type RemoteNotification = keyof RemoteNotifications;
  */
 export const OUTPUT_WINDOW_BYTES = 1024 * 1024;
 
-/** A string input longer than this travels as `tools/inputPiece` notifications of this many characters. */
+/** A string (an input, or base64 bytes) longer than this travels as `upload/piece` notifications of this many characters. */
 export const INPUT_PIECE_CHARACTERS = 256 * 1024;
 
 /** Bytes `fs/open` sends ahead: the first read of `read_file` and of the search (64 KB). */

@@ -244,9 +244,12 @@ export class RemoteWorkspace extends Workspace {
 
   override async writeFileAtomic(absolute: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const encoded = bytes.toString('base64');
+    const upload = encoded.length > INPUT_PIECE_CHARACTERS ? await this.#upload(encoded) : undefined;
     await this.#connection.request('fs/writeFileAtomic', {
       path: absolute,
-      data: bytes.toString('base64'),
+      data: upload === undefined ? encoded : '',
+      ...(upload === undefined ? {} : { upload }),
       ...(options.exclusive === undefined ? {} : { exclusive: options.exclusive }),
       ...(options.mode === undefined ? {} : { mode: options.mode }),
     });
@@ -296,7 +299,7 @@ export class RemoteWorkspace extends Workspace {
   }
 
   /**
-   * Sends each long string of the step's input ahead in pieces (`tools/inputPiece`
+   * Sends each long string of the step's input ahead in pieces (`upload/piece`
    * notifications, one event-loop turn each), so that a 4 MB `write_file` never makes one
    * message whose encoding holds this process's event loop; the step names the uploads.
    */
@@ -306,16 +309,21 @@ export class RemoteWorkspace extends Workspace {
     const input: Record<string, unknown> = { ...step.input };
     const pieces: Record<string, number> = {};
     for (const [field, text] of long) {
-      const upload = this.#nextUpload++;
-      // Code units are cut as they are: JSON carries a lone surrogate escaped, and the box joins the pieces back exactly.
-      for (let start = 0; start < text.length; start += INPUT_PIECE_CHARACTERS) {
-        this.#connection.notify('tools/inputPiece', { upload, text: text.slice(start, start + INPUT_PIECE_CHARACTERS) });
-        await nextTurn();
-      }
       input[field] = '';
-      pieces[field] = upload;
+      pieces[field] = await this.#upload(text);
     }
     return { ...step, input, pieces };
+  }
+
+  /** Sends a long string ahead as `upload/piece` notifications, one event-loop turn each; returns the upload id a request names. */
+  async #upload(text: string): Promise<number> {
+    const upload = this.#nextUpload++;
+    // Code units are cut as they are: JSON carries a lone surrogate escaped, and the box joins the pieces back exactly.
+    for (let start = 0; start < text.length; start += INPUT_PIECE_CHARACTERS) {
+      this.#connection.notify('upload/piece', { upload, text: text.slice(start, start + INPUT_PIECE_CHARACTERS) });
+      await nextTurn();
+    }
+    return upload;
   }
 
   /** Runs `files.undo(session)` in the box, in one request. */

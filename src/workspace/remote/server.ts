@@ -205,8 +205,9 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
     await workspace.renameExclusive(await jailed(from, false), await jailed(to, false));
     return null;
   });
-  on('fs/writeFileAtomic', async ({ path, data, exclusive, mode }) => {
-    await workspace.writeFileAtomic(await jailed(path, false), Buffer.from(data, 'base64'), {
+  on('fs/writeFileAtomic', async ({ path, data, upload, exclusive, mode }) => {
+    const encoded = upload === undefined ? data : joinPieces({ data: upload }).data!;
+    await workspace.writeFileAtomic(await jailed(path, false), Buffer.from(encoded, 'base64'), {
       ...(exclusive === undefined ? {} : { exclusive }),
       ...(mode === undefined ? {} : { mode }),
     });
@@ -247,7 +248,7 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
   on('tools/undo', async (params) => encodeAnswer(await tools.undo(params)));
   /** Pieces of long string inputs, by upload id, until the `tools/run` that names them. */
   const uploads = new Map<number, string[]>();
-  connection.onNotification('tools/inputPiece', ({ upload, text }: RemoteNotifications['tools/inputPiece']) => {
+  connection.onNotification('upload/piece', ({ upload, text }: RemoteNotifications['upload/piece']) => {
     const pieces = uploads.get(upload) ?? [];
     pieces.push(text);
     uploads.set(upload, pieces);
