@@ -208,6 +208,8 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
           const lines = ['common', ...([54, 40, 55].includes(index) ? ['rare'] : []), ...([40, 55, 59].includes(index) ? ['late'] : [])];
           await target.put(name, `${lines.join('\n')}\n`);
         }
+        // Files after them in walk order: enough left at the hand-off (100, ten times the 10 walked) to be worth a ripgrep scan.
+        for (let index = 0; index < 120; index += 1) await target.put(`e/g${String(index).padStart(3, '0')}.txt`, 'filler\n');
       }
       const common = await kit.run('search_files', { pattern: 'common', limit: 5 });
       expect(engine(common)).toBe('node');

@@ -206,6 +206,38 @@ describe.skipIf(rg === undefined ? 'ripgrep (rg) is not on PATH: install it (apt
   });
 });
 
+describe.skipIf(rg === undefined ? 'ripgrep (rg) is not on PATH: install it (apt-get install ripgrep) to run these tests' : false)('the hand-off to ripgrep', () => {
+  /** A tree of `files` small files in folders of 50, a rare marker in two of them. */
+  const tree = async (files: number): Promise<string> => {
+    const treeBase = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-search-hand-off-')));
+    for (let folder = 0; folder < files / 50; folder += 1) {
+      await fs.mkdir(path.join(treeBase, `m${String(folder).padStart(3, '0')}`));
+      await Promise.all(
+        Array.from({ length: 50 }, (_, file) =>
+          fs.writeFile(path.join(treeBase, `m${String(folder).padStart(3, '0')}`, `f${file}.ts`), `export const value = ${file};\n${folder * 50 + file === 137 || folder * 50 + file === files - 20 ? 'rareMarker\n' : ''}`),
+        ),
+      );
+    }
+    return treeBase;
+  };
+
+  it.each([
+    [1_000, 'node'],
+    [4_000, 'ripgrep'],
+  ])('on %i files, after 300 with sparse matches: finishes a listed tree with under 3,000 files left itself (ten times the 300), else asks ripgrep (%s)', async (files, engine) => {
+    const treeBase = await tree(files);
+    try {
+      const search = (ripgrep: boolean) => createReadTools({ workspace: new Workspace(treeBase), ripgrep }).find((candidate) => candidate.name === 'search_files')!;
+      const [withRipgrep, withNode] = [await runTool(search(true), { pattern: 'rareMarker' }, { session }), await runTool(search(false), { pattern: 'rareMarker' }, { session })];
+      expect((withRipgrep.data as { engine: string }).engine).toBe(engine);
+      expect(withRipgrep.data).toMatchObject({ matches: (withNode.data as { matches: unknown }).matches });
+      expect((withNode.data as { matches: unknown[] }).matches).toHaveLength(2);
+    } finally {
+      await fs.rm(treeBase, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('find_files on a local workspace (a worker walks the disk)', () => {
   const globs = ['*.ts', '*.{md,txt}', 'src/**', 'a/**/*.js', 'link-*', '**/f1*', '*', 'nothing-*.xyz'];
   it.each(globs.map((glob) => [glob]))('answers `%s` exactly as walking through the workspace does', async (glob) => {

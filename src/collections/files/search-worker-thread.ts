@@ -219,12 +219,13 @@ function searchLargeFile(fd: number, first: Buffer, chunk: Buffer, wanted: numbe
 /** Milliseconds between progress messages while nothing else is worth sending. */
 const PROGRESS_MS = 25;
 
-/** The next message on the walker's port for walk `id` (older walks' leftovers passed over), waiting for it. */
-function nextFromWalker(from: MessagePort, id: number, accept: (message: WalkerMessage) => boolean): WalkerMessage {
+/** The next message on the walker's port for walk `id` (older walks' leftovers passed over), waiting for it unless `wait` is false. */
+function nextFromWalker(from: MessagePort, id: number, accept: (message: WalkerMessage) => boolean, wait = true): WalkerMessage | undefined {
   for (;;) {
     const posted = Atomics.load(control, CONTROL_SLOTS.posted);
     const received = receiveMessageOnPort(from);
     if (received === undefined) {
+      if (!wait) return undefined;
       Atomics.store(progress, 1, READING);
       Atomics.wait(control, CONTROL_SLOTS.posted, posted, 100);
       continue;
@@ -259,6 +260,8 @@ function walk(job: SearchWalkJob): void {
   let sequence = 0;
   let textFiles = 0;
   let handedOffAfter: string | undefined;
+  /** Files the walk has still to search, `Infinity` while the walker is still listing (set below, where the walk's queue is). */
+  let filesLeft = (): number => Infinity;
   // Returns false once the limit is reached and another file is left, or the walk is handed off.
   const visit = (absolute: string, shown: string, claims?: Int32Array, slot = 0): boolean => {
     if (committed >= job.limit) return false;
@@ -272,7 +275,8 @@ function walk(job: SearchWalkJob): void {
       // Sparse matches: ripgrep reaches the rest sooner than this walk would.
       if (job.handOff !== undefined && textFiles === job.handOff.probeFiles && committed < job.limit) {
         const projected = committed === 0 ? Infinity : (textFiles * job.limit) / committed;
-        if (projected > job.handOff.maxProjectedFiles) handedOffAfter = shown;
+        // On a small tree the walk is nearly done: finishing it is quicker than starting ripgrep over the whole tree.
+        if (projected > job.handOff.maxProjectedFiles && filesLeft() >= job.handOff.minFilesLeft) handedOffAfter = shown;
       }
     }
     // A match or a file passed over goes out at once, so it is not lost if a later file gets the worker stuck.
@@ -310,11 +314,25 @@ function walk(job: SearchWalkJob): void {
   let claims: Int32Array | undefined;
   let next = 0;
   let ended = false;
+  const isBatch = (candidate: WalkerMessage): boolean => candidate.found === undefined;
+  /** Batches taken off the port ahead of their turn, to count the files left; oldest first. */
+  const early: Extract<WalkerMessage, { readonly entries: unknown }>[] = [];
+  filesLeft = () => {
+    while (!ended && early.at(-1)?.end !== true) {
+      const message = nextFromWalker(thread.port, id, isBatch, false);
+      if (message === undefined) return Infinity;
+      if (message.found === undefined) early.push(message);
+    }
+    let count = 0;
+    for (let index = next; index < queue.length; index += 1) if (queue[index]![0] === 'f') count += 1;
+    for (const message of early) for (const entry of message.entries) if (entry[0] === 'f') count += 1;
+    return count;
+  };
   const take = (): WalkEntry | undefined => {
     for (;;) {
       if (next < queue.length) return queue[next++];
       if (ended) return undefined;
-      const message = nextFromWalker(thread.port, id, (candidate) => candidate.found === undefined);
+      const message = early.shift() ?? nextFromWalker(thread.port, id, isBatch)!;
       if (message.found !== undefined) continue;
       queue = message.entries;
       claims = message.claims === undefined ? undefined : new Int32Array(message.claims);
@@ -364,7 +382,7 @@ function find(job: FindJob): void {
     state,
   );
   if (thread !== undefined) {
-    const answer = nextFromWalker(thread.port, id, (message) => message.found !== undefined);
+    const answer = nextFromWalker(thread.port, id, (message) => message.found !== undefined)!;
     if (answer.found === undefined) throw new Error('The find_files walker thread sent a batch instead of its answer.');
     if ('error' in answer && answer.error !== undefined) throw new Error(`The find_files walker thread failed: ${answer.error}`);
     state.walked += answer.found.walked;
