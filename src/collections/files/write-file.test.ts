@@ -124,4 +124,10 @@ describe('write_file', () => {
     expect(auto.isError).toBe(false);
     expect(await kit.text('a.txt')).toBe('auto\n');
   });
+
+  it('counts the lines of a large write for its approval prompt only up to 100,000', () => {
+    const describe = kit.tools.write_file.describeCall!;
+    expect(describe({ path: 'a.txt', content: 'x\n'.repeat(100_000) })).toBe('Overwrite a.txt with 100,000 lines (200,000 characters)');
+    expect(describe({ path: 'a.txt', content: 'x\n'.repeat(5_000_000) })).toBe('Overwrite a.txt with more than 100,000 lines (10,000,000 characters)');
+  });
 });
