@@ -27,6 +27,15 @@ describe('replaceExactText', () => {
     expect([spans?.oldStart(0), spans?.oldEnd(0), spans?.newStart(0), spans?.replacementLength]).toEqual([3, 6, 3, 4]);
   });
 
+  it('replaces every occurrence of a single-line old_string in CRLF text, keeping every line ending', async () => {
+    const text = 'a = 1;\r\nb = a;\n\ra\r\n'.repeat(1_000);
+    const outcome = await replaceExactText(text, 'a', 'xy', true);
+    if (outcome.type !== 'edited') throw new Error('expected an edit');
+    expect(outcome.text).toBe(text.replaceAll('a', 'xy'));
+    expect(outcome.replacements).toBe(3_000);
+    expect([outcome.spans.oldStart(2_999), outcome.spans.oldEnd(2_999), outcome.spans.newStart(2_999)]).toEqual([text.lastIndexOf('a'), text.lastIndexOf('a') + 1, outcome.text.lastIndexOf('xy')]);
+  });
+
   it('counts occurrences without overlap and stops early when one is enough to refuse', async () => {
     expect(await replaceExactText('aaaa', 'aa', 'b', false)).toEqual({ type: 'ambiguous', occurrences: 2 });
     expect(await replaceExactText('aaaa', 'aa', 'b', true)).toMatchObject({ text: 'bb', replacements: 2 });

@@ -43,8 +43,10 @@ export type TextEditOutcome =
  * a few hundred milliseconds and never hold the event loop for more than a few.
  */
 export async function replaceExactText(original: string, oldString: string, newString: string, replaceAll: boolean, slicer = new TimeSlicer()): Promise<TextEditOutcome> {
-  const view = await lfViewOf(original, slicer);
   const needle = oldString.replaceAll('\r\n', '\n');
+  // Without a line break in it, old_string matches the same text in the file as in its LF view,
+  // so a CRLF file needs no view (and replace_all takes the fast path below).
+  const view = needle.includes('\n') || needle.includes('\r') ? await lfViewOf(original, slicer) : { text: original, toOriginal: (offset: number) => offset };
   const first = view.text.indexOf(needle);
   if (first === -1) return { type: 'not-found' };
   if (!replaceAll && view.text.indexOf(needle, first + needle.length) !== -1) {
@@ -82,7 +84,7 @@ export async function replaceExactText(original: string, oldString: string, newS
 const SPLIT_WINDOW = 16 * 1024;
 
 /**
- * `replace_all` in text without CRLF: the text is cut into windows at places no occurrence
+ * `replace_all` in text without CRLF, or of an old_string without line breaks: the text is cut into windows at places no occurrence
  * crosses, and each window is split and joined natively, which is several times faster than
  * a loop of `indexOf` calls when there are millions of matches. A place every occurrence
  * crosses (`aa` in `aaaa…`) moves the cut on; the matches are those a scan from the start finds.
