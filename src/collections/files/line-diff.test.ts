@@ -81,6 +81,16 @@ describe('unifiedLineDiff', () => {
   });
 });
 
+describe('unifiedLineDiff on long lines', () => {
+  it('tells apart long lines that differ only where their sampled hash does not look', async () => {
+    // 3,001-character lines are hashed from every second character and both ends: these differ at an odd place in the middle.
+    const line = (mark: string) => 'a'.repeat(1_501) + mark + 'a'.repeat(1_499);
+    const before = ['top', line('b'), line('c'), line('b'), 'bottom', ''].join('\n');
+    const after = ['top', line('b'), line('d'), line('b'), 'bottom', ''].join('\n');
+    expect(await unifiedLineDiff('long.txt', before, after)).toBe(createTwoFilesPatch('long.txt', 'long.txt', before, after, undefined, undefined, { context: 3 }));
+  });
+});
+
 describe('summarizeEdit', () => {
   /** The edit's diff and reply lines, from replaceExactText's spans. */
   async function edit(before: string, oldString: string, newString: string, replaceAll = true) {

@@ -679,11 +679,15 @@ class LineTable {
       for (let line = 0; line < ids.length; line += 1) {
         const start = starts[line]!;
         const end = starts[line + 1]!;
-        let hash = 0x811c9dc5;
-        for (let index = start; index < end; index += 1) {
-          hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
-          // A line of megabytes (minified code) is hashed across several slices.
-          if ((index & 0xffff) === 0xffff && slicer.dueNow()) await slicer.pause();
+        // A long line (minified code, a 4 MB line of one edit) is hashed from its length and a
+        // sample of its characters: the hash only picks the slot, equality is always checked.
+        // Its first and last characters are always taken: lines that differ at either end hash apart.
+        const step = end - start > LONG_LINE ? Math.floor((end - start) / LONG_LINE) : 1;
+        let hash = Math.imul(0x811c9dc5 ^ (end - start), 0x01000193);
+        for (let index = start; index < end; index += step) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+        if (step > 1) {
+          for (let index = start; index < start + LINE_ENDS; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+          for (let index = end - LINE_ENDS; index < end; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
         }
         let slot = hash & (size - 1);
         for (;;) {
@@ -714,6 +718,11 @@ class LineTable {
     return new LineTable(oldStarts, newStarts, oldIds, newIds, distinct);
   }
 }
+
+/** Characters of a line hashed whole; a longer line is hashed from this many of them, spread along it. */
+const LONG_LINE = 1_024;
+/** Characters at each end of a long line that its hash always includes. */
+const LINE_ENDS = 128;
 
 /** Where each line of `text` starts, then `text.length`: the `diff` package's line tokens, each with its break. */
 async function lineStarts(text: string, slicer: TimeSlicer): Promise<Int32Array> {
