@@ -4,8 +4,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { createFileTools, defineTool, Workspace, type ApprovalDecision, type ToolCollection } from '../../src/index.js';
 import type { Approver, AskedApproval } from './driver.js';
+import { workspaceForTest } from '../remote/test-workspace.js';
 
 const folders: string[] = [];
+const workspaces: Workspace[] = [];
 
 /**
  * A real temp folder for one scenario: `project/` is the workspace (with `notes.txt` and
@@ -19,7 +21,9 @@ export async function createProject() {
   await writeFile(path.join(root, 'notes.txt'), 'alpha\nbeta\n');
   await writeFile(path.join(root, 'todo.txt'), 'buy milk\n');
   await writeFile(path.join(base, 'outside.txt'), 'untouched\n');
-  const workspace = new Workspace(root);
+  // Local, or remote under bubblewrap when test/remote runs these scenarios again.
+  const workspace = await workspaceForTest(root);
+  workspaces.push(workspace);
   return {
     base,
     root,
@@ -33,6 +37,7 @@ export async function createProject() {
 
 /** Removes every folder {@link createProject} made. */
 export async function removeProjects(): Promise<void> {
+  await Promise.all(workspaces.splice(0).map((workspace) => workspace.close()));
   await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
 }
 
