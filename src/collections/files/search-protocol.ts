@@ -200,9 +200,10 @@ export interface WalkerSearchJob {
   /**
    * When the pattern has required text: the walker also screens files it has sent, from the
    * newest back, while the search worker works from the oldest (see {@link CLAIM}), so both
-   * threads read files.
+   * threads read files. It screens none before it has listed `afterFiles` files (or all), so
+   * the worker can count the files left when it decides on a hand-off to ripgrep.
    */
-  readonly screen?: { readonly required: RequiredText; readonly maxFileBytes: number };
+  readonly screen?: { readonly required: RequiredText; readonly maxFileBytes: number; readonly afterFiles: number };
 }
 
 /**

@@ -2,8 +2,10 @@
  * The walker, a thread the search worker starts (`search-worker-thread.ts`): for a search it
  * lists folders (links never followed, skipped folders and folders the include glob rules out
  * not entered, entries in name order, files before subfolders) and sends the files to search
- * in batches, at most {@link WALK_BATCHES_AHEAD} ahead of the reading; for `find_files` it
- * walks the half of the folders it is given and answers in one message.
+ * in batches, at most {@link WALK_BATCHES_AHEAD} ahead of the reading, and, when the pattern
+ * has required text, reads and screens the newest files it sent while the worker is busy
+ * with older ones (see `CLAIM`); for `find_files` it walks the half of the folders it is
+ * given and answers in one message.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -78,6 +80,8 @@ function walk(job: WalkerSearchJob): void {
   const resume: { batch: number; entry: number }[] = [];
   let entries: WalkEntry[] = [];
   let sent = 0;
+  /** Files listed so far. */
+  let filesListed = 0;
   const send = (end: boolean): void => {
     for (;;) {
       const taken = Atomics.load(control, CONTROL_SLOTS.taken);
@@ -151,14 +155,17 @@ function walk(job: WalkerSearchJob): void {
         if (!skipped.has(entry.name) && mayHoldMatches(fromStart)) subfolders.push({ absolute: folder.absolute + path.sep + entry.name, fromStart });
       } else if (entry.isFile()) {
         const fromStart = prefix + entry.name;
-        if (included(fromStart)) entries.push(['f', folder.absolute + path.sep + entry.name, job.shownPrefix + fromStart]);
+        if (included(fromStart)) {
+          entries.push(['f', folder.absolute + path.sep + entry.name, job.shownPrefix + fromStart]);
+          filesListed += 1;
+        }
       }
     }
     for (let index = subfolders.length - 1; index >= 0; index -= 1) pending.push(subfolders[index]!);
   };
   while (pending.length > 0 && !stopped()) {
     // Listing comes first while the worker is short of files; otherwise the newest files are screened.
-    if (backlog() >= LOW_WATER_BATCHES && screenOne()) continue;
+    if (filesListed >= (screen?.afterFiles ?? 0) && backlog() >= LOW_WATER_BATCHES && screenOne()) continue;
     listNext();
     // Small batches first, so reading starts at once; larger ones after; and at once when the worker waits.
     if (entries.length >= (sent < 4 ? 16 : WALK_BATCH_ENTRIES) || (entries.length > 0 && backlog() === 0)) send(false);

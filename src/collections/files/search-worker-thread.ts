@@ -3,8 +3,10 @@
  * can be stopped by terminating it (`search-channel.ts` watches it). Chunks are text the main
  * thread read through the workspace; in disk mode (a local workspace only) files are read here
  * with synchronous calls, which cost far less than a thread-pool round trip per open, read and
- * close, while a walker thread of its own (`search-walker-thread.ts`) lists the folders. It
- * also runs `find_files`' walk. Started by `search-worker.ts`; never imported by the main thread.
+ * close, while a walker thread of its own (`search-walker-thread.ts`) lists the folders and
+ * screens files from the far end of its list. Each file's bytes are checked for the
+ * pattern's required text (`search-prefilter.ts`) before they are decoded. It also runs
+ * `find_files`' walk. Started by `search-worker.ts`; never imported by the main thread.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -260,8 +262,8 @@ function walk(job: SearchWalkJob): void {
   let sequence = 0;
   let textFiles = 0;
   let handedOffAfter: string | undefined;
-  /** Files the walk has still to search, `Infinity` while the walker is still listing (set below, where the walk's queue is). */
-  let filesLeft = (): number => Infinity;
+  /** Files the walk has still to search, counted up to `enough` (set below, where the walk's queue is). */
+  let filesLeft = (enough: number): number => enough;
   // Returns false once the limit is reached and another file is left, or the walk is handed off.
   const visit = (absolute: string, shown: string, claims?: Int32Array, slot = 0): boolean => {
     if (committed >= job.limit) return false;
@@ -276,7 +278,7 @@ function walk(job: SearchWalkJob): void {
       if (job.handOff !== undefined && textFiles === job.handOff.probeFiles && committed < job.limit) {
         const projected = committed === 0 ? Infinity : (textFiles * job.limit) / committed;
         // On a small tree the walk is nearly done: finishing it is quicker than starting ripgrep over the whole tree.
-        if (projected > job.handOff.maxProjectedFiles && filesLeft() >= job.handOff.minFilesLeft) handedOffAfter = shown;
+        if (projected > job.handOff.maxProjectedFiles && filesLeft(job.handOff.minFilesLeft) >= job.handOff.minFilesLeft) handedOffAfter = shown;
       }
     }
     // A match or a file passed over goes out at once, so it is not lost if a later file gets the worker stuck.
@@ -308,7 +310,9 @@ function walk(job: SearchWalkJob): void {
   const thread = walker !== undefined && walkerPort !== undefined ? { walker, port: walkerPort } : startWalker();
   const id = (walkId += 1);
   Atomics.store(control, CONTROL_SLOTS.stop, id);
-  const screen = required === undefined ? {} : { screen: { required, maxFileBytes } };
+  // With a hand-off planned, the walker first lists what the hand-off decision counts.
+  const afterFiles = job.handOff === undefined ? 0 : job.handOff.probeFiles + job.handOff.minFilesLeft;
+  const screen = required === undefined ? {} : { screen: { required, maxFileBytes, afterFiles } };
   thread.walker.postMessage({ type: 'walk', id, start: job.start, skipped: job.skipped, include: job.include, shownPrefix, startShown, ...screen } satisfies WalkerSearchJob);
   let queue: readonly WalkEntry[] = [];
   let claims: Int32Array | undefined;
@@ -317,15 +321,17 @@ function walk(job: SearchWalkJob): void {
   const isBatch = (candidate: WalkerMessage): boolean => candidate.found === undefined;
   /** Batches taken off the port ahead of their turn, to count the files left; oldest first. */
   const early: Extract<WalkerMessage, { readonly entries: unknown }>[] = [];
-  filesLeft = () => {
-    while (!ended && early.at(-1)?.end !== true) {
-      const message = nextFromWalker(thread.port, id, isBatch, false);
-      if (message === undefined) return Infinity;
-      if (message.found === undefined) early.push(message);
-    }
+  // The walker lists that many files before it screens any (see WalkerSearchJob.screen), so this wait is short.
+  filesLeft = (enough) => {
     let count = 0;
     for (let index = next; index < queue.length; index += 1) if (queue[index]![0] === 'f') count += 1;
     for (const message of early) for (const entry of message.entries) if (entry[0] === 'f') count += 1;
+    while (count < enough && !ended && early.at(-1)?.end !== true) {
+      const message = nextFromWalker(thread.port, id, isBatch)!;
+      if (message.found !== undefined) continue;
+      early.push(message);
+      for (const entry of message.entries) if (entry[0] === 'f') count += 1;
+    }
     return count;
   };
   const take = (): WalkEntry | undefined => {
