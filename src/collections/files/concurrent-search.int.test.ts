@@ -17,10 +17,12 @@ if (ripgrep === undefined) console.warn('Skipping the ripgrep half of the concur
 /**
  * Eight searches at once must not stall the event loop: ripgrep is started from the ripgrep
  * host (a fork of this process would cost in proportion to its memory), the matching runs on
- * worker threads, and the answers are small. Eight workers and eight ripgrep processes share
- * the machine's cores with this thread, so the bound is generous; the bench has the figures.
+ * worker threads (at most one per core, below this thread's priority on Linux), and the
+ * answers are small. The machine's other work shares the cores with this thread, so the
+ * bound is generous (10–25 ms measured at a load of 2–3, 30–100 ms at 9–13 on two cores,
+ * where it was 200–1,000 ms before the cap); the bench has the figures.
  */
-const GENEROUS_BLOCK_MS = 250;
+const GENEROUS_BLOCK_MS = 150;
 
 describe('eight concurrent search_files calls', () => {
   let root = '';
