@@ -72,10 +72,11 @@ describe('eight concurrent search_files calls', () => {
     const trap = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-search-queue-')));
     try {
       await fs.writeFile(path.join(trap, 'trap.txt'), `${'a'.repeat(40)}b\n`);
-      const { tools } = createReadOnlyFileTools({ workspace: new Workspace(trap), ripgrep: false, regexTimeoutMs: 2_000, searchTimeoutMs: 1_000 });
-      const search = tools.find((tool) => tool.name === 'search_files')!;
-      // Every worker stuck on a pattern that backtracks for ever, until the watchdog stops it.
-      const stuck = Array.from({ length: MAX_SEARCH_WORKERS }, () => runTool(search, { pattern: '(a+)+$' }, { session: createSession() }));
+      const searchTool = (searchTimeoutMs: number) =>
+        createReadOnlyFileTools({ workspace: new Workspace(trap), ripgrep: false, regexTimeoutMs: 2_000, searchTimeoutMs }).tools.find((tool) => tool.name === 'search_files')!;
+      const search = searchTool(1_000);
+      // Every worker stuck on a pattern that backtracks for ever, until the watchdog stops it after 2 s.
+      const stuck = Array.from({ length: MAX_SEARCH_WORKERS }, () => runTool(searchTool(10_000), { pattern: '(a+)+$' }, { session: createSession() }));
       await new Promise((resolve) => setTimeout(resolve, 100));
       const started = performance.now();
       const cancelled = await runTool(search, { pattern: 'b' }, { session: createSession(), signal: AbortSignal.timeout(200) });

@@ -38,6 +38,11 @@ export class SearchFileReader {
   /** Grown to the largest file read whole so far. */
   #whole: Buffer | undefined;
 
+  /** Lets go of the buffer for whole files (up to {@link WHOLE_FILE_BYTES}) between searches, so an idle thread holds 1 MB. */
+  releaseWholeBuffer(): void {
+    this.#whole = undefined;
+  }
+
   /** The buffer for chunks of a `large` file, once its first chunk has been handled. */
   get chunkBuffer(): Buffer {
     return this.#first;

@@ -173,6 +173,7 @@ function walk(job: WalkerSearchJob): void {
   send(true);
   // The last files are screened while the worker reaches them.
   while (!stopped() && screenOne());
+  reader?.releaseWholeBuffer();
 }
 
 /** Reads one file for the search worker and says what it found, as a `CLAIM` state. */

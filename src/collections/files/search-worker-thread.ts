@@ -417,6 +417,9 @@ port.on('message', (request: SearchWorkerRequest) => {
   const job = request as Exclude<SearchWorkerRequest, readonly SearchChunk[]>;
   if (job.type === 'init') init(job);
   else if (job.type === 'find') find(job);
-  else walk(job);
+  else {
+    walk(job);
+    reader?.releaseWholeBuffer();
+  }
 });
 post({ type: 'ready' });
