@@ -34,6 +34,10 @@ const QUERIES: readonly Query[] = [
   { label: 'regex, lines, limit 1000', input: { pattern: 'function\\s+handle\\w+Event', mode: 'lines', limit: 1_000 }, rg: ['-n', 'function\\s+handle\\w+Event'] },
   { label: 'ignore case, counts, limit 1000', input: { pattern: 'fixme', mode: 'counts', ignore_case: true, limit: 1_000 }, rg: ['-c', '-i', 'fixme'] },
   { label: 'include *.md, files, limit 1000', input: { pattern: 'install', include: '*.md', limit: 1_000 }, rg: ['-l', '-g', '*.md', 'install'] },
+  // The byte prefilter's cases: a required literal after `\w+`, a caseless literal, and a pattern with no literal at all (matched on every file).
+  { label: 'regex, literal after \\w+, files', input: { pattern: '\\w+NeverThere\\d' }, rg: ['-l', '\\w+NeverThere\\d'] },
+  { label: 'ignore case, rare literal, files', input: { pattern: 'quuxneverthere', ignore_case: true }, rg: ['-l', '-i', 'quuxneverthere'] },
+  { label: 'regex without a literal, files', input: { pattern: '[xq]u{2}x\\d{3}' }, rg: ['-l', '[xq]u{2}x\\d{3}'] },
 ];
 
 /** Runs the benchmark and prints a table. */
