@@ -55,8 +55,10 @@ interface BlockFigures {
   readonly last: RunToolResult;
 }
 
-/** The median longest block, CPU in it and time of `runs` runs of `action` (each after `prepare`). */
+/** The median longest block, CPU in it and time of `runs` runs of `action` (each after `prepare`), after one untimed warm-up run. */
 async function blockOf(runs: number, prepare: () => Promise<void>, action: () => Promise<RunToolResult>): Promise<BlockFigures> {
+  await prepare();
+  await action();
   const blocks: number[] = [];
   const busy: number[] = [];
   const times: number[] = [];
@@ -110,11 +112,11 @@ async function eventLoopCases(rows: string[][]): Promise<void> {
     });
 
     const tenThousand = Array.from({ length: 10_000 }, (_, index) => `const value${index} = oldName(${index});`).join('\n') + '\n';
-    const replace = await blockOf(5, () => put('b.ts', tenThousand), replaceAll('b.ts', 'oldName', 'newName'));
+    const replace = await blockOf(9, () => put('b.ts', tenThousand), replaceAll('b.ts', 'oldName', 'newName'));
     const replaced = Buffer.from(tenThousand.replaceAll('oldName', 'newName'));
     // The write alone, as edit_file does it: the atomic write (temporary file, fsync, rename) and the stat after it.
     const writeAlone = median(
-      await sequence(5, async () => {
+      await sequence(9, async () => {
         const started = performance.now();
         await workspace.writeFileAtomic(path.join(root, 'b-alone.ts'), replaced);
         await workspace.statOrUndefined(path.join(root, 'b-alone.ts'));
