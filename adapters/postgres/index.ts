@@ -162,8 +162,7 @@ class PostgresBackend implements SessionStoreBackend {
     return { json: row.payload === null || row.expired ? undefined : row.payload, version: Number(row.version) };
   }
 
-  async write(id: string, json: SessionJSON, options: WriteOptions): Promise<WriteOutcome> {
-    const payload = JSON.stringify(json);
+  async write(id: string, payload: string, options: WriteOptions): Promise<WriteOutcome> {
     const ttl = options.ttlMs ?? null;
     const token = options.leaseToken ?? null;
     const release = token !== null && options.release === true;

@@ -170,11 +170,11 @@ class RedisBackend implements SessionStoreBackend {
     return parseStored(payload, version);
   }
 
-  async write(id: string, json: SessionJSON, options: WriteOptions): Promise<WriteOutcome> {
+  async write(id: string, text: string, options: WriteOptions): Promise<WriteOutcome> {
     const reply = (await this.#script(
       SAVE,
       [this.#sessionKey(id), this.#leaseKey(id)],
-      [JSON.stringify(json), String(options.expectedVersion), options.leaseToken ?? '', options.ttlMs === undefined ? '' : String(options.ttlMs), options.release ? '1' : ''],
+      [text, String(options.expectedVersion), options.leaseToken ?? '', options.ttlMs === undefined ? '' : String(options.ttlMs), options.release ? '1' : ''],
     )) as [number, string | number, number?];
     if (reply[0] === 1) return { written: true, version: Number(reply[1]), released: reply[2] === 1 };
     return { written: false, reason: reply[1] as 'lease' | 'busy' | 'version', storedVersion: Number(reply[2]) };

@@ -120,9 +120,9 @@ export function createSessionStore(backend: SessionStoreBackend, defaults: Sessi
       const result = await fn(session, { id, version: stored.version, signal });
       renewal.stop();
       if (lost.signal.aborted) throw lost.signal.reason;
-      const json = session.toJSON();
+      const text = session.toJSONText();
       await nextTick();
-      const outcome = await call('save', id, () => backend.write(id, json, { expectedVersion: stored.version, leaseToken: token, ttlMs: turn.ttlMs, release: true }));
+      const outcome = await call('save', id, () => backend.write(id, text, { expectedVersion: stored.version, leaseToken: token, ttlMs: turn.ttlMs, release: true }));
       if (!outcome.written) throw refusal(id, outcome, stored.version);
       released = outcome.released === true;
       return result;
@@ -174,9 +174,9 @@ export function createSessionStore(backend: SessionStoreBackend, defaults: Sessi
     }
     assertStoreTimings(options, 'save');
     const expectedVersion = loadedVersions.get(session) ?? 0;
-    const json = session.toJSON();
+    const text = session.toJSONText();
     const outcome = await call('save', session.id, () =>
-      backend.write(session.id, json, { expectedVersion, leaseToken: undefined, ttlMs: options.ttlMs ?? defaults.ttlMs }),
+      backend.write(session.id, text, { expectedVersion, leaseToken: undefined, ttlMs: options.ttlMs ?? defaults.ttlMs }),
     );
     if (!outcome.written) throw refusal(session.id, outcome, expectedVersion);
     loadedVersions.set(session, outcome.version);

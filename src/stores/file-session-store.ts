@@ -233,15 +233,17 @@ class FileBackend implements SessionStoreBackend {
     }
   }
 
-  async write(id: string, json: SessionJSON, options: WriteOptions): Promise<WriteOutcome> {
+  async write(id: string, text: string, options: WriteOptions): Promise<WriteOutcome> {
     const folder = this.#folder(id);
     const token = options.leaseToken;
     if (token === undefined) await this.#scanOrCreate(folder);
     const version = options.expectedVersion + 1;
     const now = Date.now();
-    const file: VersionFile = { format: 1, id, version, savedAt: now, expiresAt: options.ttlMs === undefined ? null : now + options.ttlMs, session: json };
+    const header: Omit<VersionFile, 'session'> = { format: 1, id, version, savedAt: now, expiresAt: options.ttlMs === undefined ? null : now + options.ttlMs };
+    // The session's text goes in as it came, last, where JSON.stringify of the whole file would put it: no second serialisation.
+    const content = `${JSON.stringify(header).slice(0, -1)},"session":${text}}`;
     // Written first, so that the checks below and the link that publishes the file run in one synchronous stretch, with nothing of this process between them.
-    const temp = await this.#writeTemp(folder, JSON.stringify(file));
+    const temp = await this.#writeTemp(folder, content);
     const scan = this.#scan(folder);
     const refuse = (outcome: WriteOutcome): WriteOutcome => {
       if (temp !== undefined) this.#dropTemp(temp);

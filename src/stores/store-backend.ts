@@ -50,12 +50,12 @@ export interface SessionStoreBackend {
   readonly description: string;
   read(id: string): Promise<StoredSession>;
   /**
-   * Writes `json` as version `expectedVersion + 1` if the stored version is `expectedVersion`
+   * Writes `text` (the session's JSON text, from `session.toJSONText()`) as version `expectedVersion + 1` if the stored version is `expectedVersion`
    * and, with `leaseToken`, that lease is still held (without one, when no lease is held).
    * `ttlMs` undefined: no expiry. With `release`, a backend may release the lease in the same
    * step when the write succeeds, and say so with `released`.
    */
-  write(id: string, json: SessionJSON, options: WriteOptions): Promise<WriteOutcome>;
+  write(id: string, text: string, options: WriteOptions): Promise<WriteOutcome>;
   remove(id: string): Promise<void>;
   /** Takes the lease with `token` for `leaseMs` when nobody holds it or the holder's lease has expired. */
   acquire(id: string, token: string, leaseMs: number): Promise<LeaseOutcome>;

@@ -31,3 +31,25 @@ it('gives every load of a stored session its own objects, and keeps the stored v
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+it('writes toJSONText() as the same JSON toJSON() gives, and a store saves it so that a load sees every field', async () => {
+  const session = createSession({ id: 'text' });
+  session.setState('notes', { lines: ['one', 'två', '"quoted"'] });
+  session.approve('run_shell:npm test');
+  expect(JSON.parse(session.toJSONText())).toEqual(session.toJSON());
+  expect(restoreSession(session.toJSONText()).toJSON()).toEqual(session.toJSON());
+
+  const dir = await mkdtemp(path.join(tmpdir(), 'toolbelt-session-text-'));
+  try {
+    const store = createFileSessionStore({ dir });
+    await store.withSession('text', (turn) => {
+      turn.setState('notes', { lines: ['one', 'två', '"quoted"'] });
+      turn.approve('run_shell:npm test');
+    });
+    const loaded = await store.load('text');
+    expect(loaded!.toJSON().state).toEqual(session.toJSON().state);
+    expect(loaded!.approvals).toEqual(['run_shell:npm test']);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
