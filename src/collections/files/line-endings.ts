@@ -53,8 +53,8 @@ export function lfView(original: string): LfView {
   };
 }
 
-/** How many values of the ascending array `sorted` are below `limit`. */
-function countBelow(sorted: readonly number[], limit: number): number {
+/** How many values of the ascending `sorted` are below `limit` (a binary search). */
+export function countBelow(sorted: ArrayLike<number>, limit: number): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {

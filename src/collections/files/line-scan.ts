@@ -3,7 +3,7 @@
  * calls is the fastest way through text with long lines, but costs about 40 ns a line, so 10 MB
  * of short lines held the event loop 350 ms when counted in one go.
  */
-import type { LfView, LineEnding } from './line-endings.js';
+import { countBelow, type LfView, type LineEnding } from './line-endings.js';
 import type { TimeSlicer } from './time-slice.js';
 
 /** The `\n` characters of `text` from `from` (inclusive) to `to` (exclusive). */
@@ -79,16 +79,4 @@ export async function lfViewOf(original: string, slicer: TimeSlicer): Promise<Lf
     // Every `\r` removed before `offset` shifts it by one (see lfView).
     toOriginal: (offset) => offset + countBelow(crlfAt, offset),
   };
-}
-
-/** How many values of the ascending `sorted` are below `limit`. */
-function countBelow(sorted: Int32Array, limit: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < limit) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
