@@ -1,13 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../test/support/free-port.js';
 import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium } from './test-support/chromium.js';
-import { app, buildExampleOnce, nextBin } from './test-support/next-build.js';
+import { buildExampleOnce } from './test-support/next-build.js';
+import { startNext, type NextServer } from './test-support/next-server.js';
 
 if (CHROMIUM_MISSING !== undefined) console.warn(`Skipping the Next.js live-output browser test: ${CHROMIUM_MISSING}.`);
 
@@ -32,37 +31,24 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number)
 }
 
 describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example: a running command, live and stoppable', () => {
-  let server: ChildProcess | undefined;
+  let server: NextServer | undefined;
   let browser: LaunchedChromium | undefined;
   let context: BrowserContext | undefined;
   let workspace = '';
   let url = '';
-  let log = '';
 
   beforeAll(async () => {
     await buildExampleOnce();
     workspace = await mkdtemp(path.join(tmpdir(), 'toolbelt-nextjs-live-'));
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}/`;
-    server = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
-      cwd: app,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', TOOLBELT_MODEL: 'scripted', TOOLBELT_WORKSPACE: workspace },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout!.on('data', (chunk) => (log += chunk));
-    server.stderr!.on('data', (chunk) => (log += chunk));
-    const up = await until(async () => server!.exitCode === null && (await fetch(url).then((response) => response.ok, () => false)), 60_000);
-    if (!up) throw new Error(`next start did not answer at ${url}:\n${log}`);
+    server = await startNext({ TOOLBELT_MODEL: 'scripted', TOOLBELT_WORKSPACE: workspace });
+    url = `${server.url}/`;
     browser = await launchChromium();
     context = browser.context;
   }, 600_000);
 
   afterAll(async () => {
     await browser?.close();
-    if (server?.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server!.once('exit', resolve));
-    }
+    await server?.stop();
     if (workspace) await rm(workspace, { recursive: true, force: true });
   });
 
@@ -71,7 +57,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example: a run
       await locator.first().waitFor({ timeout: 45_000 });
     } catch (error) {
       const shown = await page.locator('main').innerText().catch(() => '(no page)');
-      throw new Error(`${(error as Error).message.split('\n')[0]}\nThe page shows:\n${shown}\nThe server said:\n${log.slice(-2_000)}`);
+      throw new Error(`${(error as Error).message.split('\n')[0]}\nThe page shows:\n${shown}\nThe server said:\n${server?.output().slice(-2_000)}`);
     }
   }
 

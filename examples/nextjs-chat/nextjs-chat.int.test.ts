@@ -1,53 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildExampleOnce } from './test-support/next-build.js';
+import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium } from './test-support/chromium.js';
+import { app, buildExampleOnce } from './test-support/next-build.js';
+import { startNext, type NextServer } from './test-support/next-server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`Skipping the Next.js browser test: ${CHROMIUM} is missing (apt-get install chromium).`);
+if (CHROMIUM_MISSING !== undefined) console.warn(`Skipping the Next.js browser test: ${CHROMIUM_MISSING}.`);
 
-const app = import.meta.dirname;
-const repository = path.resolve(app, '../..');
-const nextBin = path.join(repository, 'node_modules/next/dist/bin/next');
 /** The approval card, as the example's README shows it: `UPDATE_SCREENSHOT=1` writes it there, else to a temp file. */
 const screenshotPath = process.env.UPDATE_SCREENSHOT === '1' ? path.join(app, 'approval-card.png') : path.join(tmpdir(), `toolbelt-approval-card-${process.pid}.png`);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-async function waitForServer(url: string, server: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`next start exited with ${server.exitCode}:\n${log()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`next start did not answer at ${url} within 60 s:\n${log()}`);
-}
-
-describe.skipIf(!hasChromium)('the Next.js chat example in a real browser', () => {
-  let server: ChildProcess | undefined;
+describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example in a real browser', () => {
+  let server: NextServer | undefined;
+  let browser: LaunchedChromium | undefined;
   let context: BrowserContext | undefined;
   let workspace = '';
-  let profile = '';
   let url = '';
 
   beforeAll(async () => {
@@ -57,33 +26,15 @@ describe.skipIf(!hasChromium)('the Next.js chat example in a real browser', () =
     workspace = await mkdtemp(path.join(tmpdir(), 'toolbelt-nextjs-workspace-'));
     await writeFile(path.join(workspace, 'approve.txt'), 'original\n');
     await writeFile(path.join(workspace, 'deny.txt'), 'original\n');
-    profile = await mkdtemp(path.join(tmpdir(), 'toolbelt-chromium-profile-'));
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}/`;
-    let output = '';
-    server = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
-      cwd: app,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', TOOLBELT_MODEL: 'scripted', TOOLBELT_WORKSPACE: workspace },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout!.on('data', (chunk) => (output += chunk));
-    server.stderr!.on('data', (chunk) => (output += chunk));
-    await waitForServer(url, server, () => output);
-
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    server = await startNext({ TOOLBELT_MODEL: 'scripted', TOOLBELT_WORKSPACE: workspace });
+    url = `${server.url}/`;
+    browser = await launchChromium();
+    context = browser.context;
   }, 600_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (server?.exitCode === null) {
-      server.kill('SIGTERM');
-      await new Promise((resolve) => server!.once('exit', resolve));
-    }
-    if (profile) await rm(profile, { recursive: true, force: true });
+    await browser?.close();
+    await server?.stop();
     if (workspace) await rm(workspace, { recursive: true, force: true });
   });
 

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,41 +9,11 @@ import { createTaskListTools, type SessionStore } from '../../src/index.js';
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../test/stores/servers.js';
 import { freePort } from '../../test/support/free-port.js';
 import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium } from './test-support/chromium.js';
-import { app, buildExampleOnce, nextBin } from './test-support/next-build.js';
+import { buildExampleOnce } from './test-support/next-build.js';
+import { startNext, type NextServer } from './test-support/next-server.js';
 
 const missing = CHROMIUM_MISSING ?? POSTGRES_MISSING;
 if (missing !== undefined) console.warn(`Skipping the Next.js two-server test: ${missing}.`);
-
-/** One `next start` of the built example. */
-async function startNext(env: Record<string, string>): Promise<{ url: string; process: ChildProcess; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  let output = '';
-  const child = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: app,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`next start did not answer at ${url} within 60 s:\n${output}`);
-    if (await fetch(url).then((response) => response.ok, () => false)) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return {
-    url,
-    process: child,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 /**
  * An OpenAI-compatible server whose every answer takes `delayMs`: a model that is still
@@ -78,7 +47,7 @@ describe.skipIf(missing !== undefined)('the Next.js chat on two servers against 
   let store: SessionStore | undefined;
   let context: BrowserContext | undefined;
   let slowModel: Awaited<ReturnType<typeof startSlowModel>> | undefined;
-  const servers: Array<Awaited<ReturnType<typeof startNext>>> = [];
+  const servers: NextServer[] = [];
   let browser: LaunchedChromium | undefined;
   let workspace = '';
 

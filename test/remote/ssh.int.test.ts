@@ -4,7 +4,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,21 +12,11 @@ import { createShellTools } from '../../src/collections/shell/index.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
 import { connectWorkspace } from '../../src/workspace/remote/connect.js';
+import { freePort } from '../support/free-port.js';
 import { NODE, serverBundle, temporaryFolder } from './support.js';
 
 const SSHD = '/usr/sbin/sshd';
 const present = existsSync(SSHD) && spawnSync('ssh', ['-V']).status === 0 && spawnSync('ssh-keygen', ['-?']).error === undefined;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe.skipIf(!present)('connectWorkspace through a real sshd (needs OpenSSH: /usr/sbin/sshd, ssh, ssh-keygen)', () => {
   let sshd: ChildProcess | undefined;

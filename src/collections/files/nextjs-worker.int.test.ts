@@ -1,11 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
-import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/support/free-port.js';
 
 /**
  * The search worker loaded from the packed package inside a Next.js server: `npm pack`, the
@@ -20,17 +20,6 @@ const repository = path.resolve(import.meta.dirname, '../../..');
 const nextBin = path.join(repository, 'node_modules/next/dist/bin/next');
 const missing = existsSync(nextBin) ? undefined : 'next is not installed in the repository (npm ci)';
 if (missing !== undefined) console.warn(`Skipping the Next.js worker test: ${missing}.`);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 const ROUTE = `
 import { createReadOnlyFileTools, createSession, runTool, Workspace } from 'agent-toolbelt';
