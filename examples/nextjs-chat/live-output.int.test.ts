@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium } from './test-support/chromium.js';
+import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium, waitForLocator } from './test-support/chromium.js';
 import { buildExampleOnce } from './test-support/next-build.js';
 import { startNext, type NextServer } from './test-support/next-server.js';
 
@@ -52,14 +52,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example: a run
     if (workspace) await rm(workspace, { recursive: true, force: true });
   });
 
-  async function waitFor(page: Page, locator: ReturnType<Page['locator']>) {
-    try {
-      await locator.first().waitFor({ timeout: 45_000 });
-    } catch (error) {
-      const shown = await page.locator('main').innerText().catch(() => '(no page)');
-      throw new Error(`${(error as Error).message.split('\n')[0]}\nThe page shows:\n${shown}\nThe server said:\n${server?.output().slice(-2_000)}`);
-    }
-  }
+  const waitFor = (page: Page, locator: ReturnType<Page['locator']>) => waitForLocator(page, locator, () => server?.output() ?? '');
 
   it("shows the command's output before it ends; Stop ends its whole process tree and the model reads what ran", async () => {
     const page = await context!.newPage();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium } from './test-support/chromium.js';
+import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium, waitForLocator } from './test-support/chromium.js';
 import { app, buildExampleOnce } from './test-support/next-build.js';
 import { startNext, type NextServer } from './test-support/next-server.js';
 
@@ -38,15 +38,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example in a r
     if (workspace) await rm(workspace, { recursive: true, force: true });
   });
 
-  /** Waits for a locator; on timeout the error shows what the page said, for a useful failure. */
-  async function waitFor(page: Page, locator: ReturnType<Page['locator']>) {
-    try {
-      await locator.first().waitFor({ timeout: 45_000 });
-    } catch (error) {
-      const shown = await page.locator('main').innerText().catch(() => '(no page)');
-      throw new Error(`${(error as Error).message.split('\n')[0]}\nThe page shows:\n${shown}`);
-    }
-  }
+  const waitFor = (page: Page, locator: ReturnType<Page['locator']>) => waitForLocator(page, locator);
 
   async function ask(page: Page, text: string) {
     await page.goto(url);

@@ -8,7 +8,7 @@ import { createPostgresSessionStore } from '../../adapters/postgres/index.js';
 import { createTaskListTools, type SessionStore } from '../../src/index.js';
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../../test/stores/servers.js';
 import { freePort } from '../../test/support/free-port.js';
-import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium } from './test-support/chromium.js';
+import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium, waitForLocator } from './test-support/chromium.js';
 import { buildExampleOnce } from './test-support/next-build.js';
 import { startNext, type NextServer } from './test-support/next-server.js';
 
@@ -82,14 +82,7 @@ describe.skipIf(missing !== undefined)('the Next.js chat on two servers against 
     if (workspace) await rm(workspace, { recursive: true, force: true });
   }, 60_000);
 
-  async function waitFor(page: Page, locator: ReturnType<Page['locator']>) {
-    try {
-      await locator.first().waitFor({ timeout: 45_000 });
-    } catch (error) {
-      const shown = await page.locator('main').innerText().catch(() => '(no page)');
-      throw new Error(`${(error as Error).message.split('\n')[0]}\nThe page shows:\n${shown}`);
-    }
-  }
+  const waitFor = (page: Page, locator: ReturnType<Page['locator']>) => waitForLocator(page, locator);
 
   it('keeps one conversation’s task list while its requests alternate between the servers', async () => {
     const [first, second] = servers;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** The system Chromium the browser tests drive through playwright-core. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -39,5 +39,19 @@ export async function launchChromium(): Promise<LaunchedChromium> {
   } catch (error) {
     await rm(profile, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/**
+ * Waits up to 45 s for `locator`; on timeout the error shows what the page says (and the last
+ * of the server's output, when given), so a failure says more than "timed out".
+ */
+export async function waitForLocator(page: Page, locator: ReturnType<Page['locator']>, serverOutput?: () => string): Promise<void> {
+  try {
+    await locator.first().waitFor({ timeout: 45_000 });
+  } catch (error) {
+    const shown = await page.locator('main').innerText().catch(() => '(no page)');
+    const said = serverOutput === undefined ? '' : `\nThe server said:\n${serverOutput().slice(-2_000)}`;
+    throw new Error(`${(error as Error).message.split('\n')[0]}\nThe page shows:\n${shown}${said}`);
   }
 }
