@@ -159,6 +159,9 @@ describe('connectWorkspace fails with a message that says what to fix', () => {
     expect((error as Error).message).toContain('it sent something that is not the workspace protocol; it began with `Welcome to the box!`');
     const exited = await connectWorkspace({ command: ['sh', '-c', 'echo "not json"'] }).catch((caught: unknown) => caught);
     expect((exited as Error).message).toContain('exited with code 0, after sending something that is not the workspace protocol; it began with `not json`');
+    // Its input closed first, so the handshake's write fails before the program ends: the ending still names the cause.
+    const closedInput = await connectWorkspace({ command: ['sh', '-c', 'exec 0<&-; echo "not json"; sleep 0.2'] }).catch((caught: unknown) => caught);
+    expect((closedInput as Error).message).toContain('exited with code 0, after sending something that is not the workspace protocol; it began with `not json`');
   });
 
   it('when the server speaks an older protocol version', async () => {

@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import {
   CancellationTokenSource,
   createMessageConnection,
+  ErrorCodes,
   ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
@@ -159,7 +160,10 @@ export class RemoteConnection {
           );
         }, timeoutMs);
         this.#connection.sendRequest<RemoteRequests[M][1]>(method, params, cancellation.token).then(resolve, (error: unknown) => {
-          if (error instanceof ResponseError) reject(decodeError(error));
+          // The request never reached the server (a write to a channel that has gone): the
+          // channel's own ending, which comes within a moment, names the cause better.
+          if (error instanceof ResponseError && isTransportCode(error.code)) this.#failSoon(`writing to it failed (${error.message})`);
+          else if (error instanceof ResponseError) reject(decodeError(error));
           else reject(this.#lost ?? new RemoteWorkspaceError(this.description, `The remote workspace (${this.description}) failed: ${String((error as Error)?.message ?? error)}.`));
         });
       });
@@ -211,6 +215,11 @@ export class RemoteConnection {
     clearTimeout(timer);
     this.fail('closed');
   }
+}
+
+/** vscode-jsonrpc's own codes for a request that failed in this process (writing, reading, a closed connection), not in the server. */
+function isTransportCode(code: number): boolean {
+  return code === ErrorCodes.MessageWriteError || code === ErrorCodes.MessageReadError || code === ErrorCodes.PendingResponseRejected || code === ErrorCodes.ConnectionInactive;
 }
 
 /** Resolves when `stream` has ended or closed, or after `ms`. */
