@@ -109,7 +109,7 @@ describe('find_files', () => {
       'No files match `*.py` in the workspace (1 file looked at). Try a broader pattern such as "*name*", or search contents with search_files.',
     );
     expect((await kit.run('find_files', { pattern: 'src/*.ts', path: 'src' })).text).toBe(
-      'No files match `src/*.ts` in `src` (1 file looked at). A pattern with "/" matches paths relative to the folder searched (`src`); try "**/*.ts" to match the name at any depth.',
+      'No files match `src/*.ts` in `src` (0 files looked at). A pattern with "/" matches paths relative to the folder searched (`src`); try "**/*.ts" to match the name at any depth.',
     );
     expect((await kit.run('find_files', { pattern: '*', path: 'src/a.ts' })).text).toBe('`src/a.ts` is a file, not a folder.');
     expect((await kit.run('find_files', { pattern: '*', path: '../outside' })).isError).toBe(true);

@@ -10,7 +10,7 @@ import { findInWorker, type FindAnswer, type IncludePattern } from './search-wor
 import { capReply, formatCount, orRoot, plural, shownName } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
 import { findFilesOutput } from './output-schemas.js';
-import { folderFilter } from './folder-listing.js';
+import { folderFilter, unpackPaths } from './folder-listing.js';
 import { globFolders } from './glob-prefix.js';
 
 /** Modification times are looked up for this many files at a time. */
@@ -46,6 +46,8 @@ export const MAX_STARS_PER_SEGMENT = 3;
  * @throws {ToolError} when the glob cannot be compiled.
  */
 export function compileGlob(pattern: string, field: string): (fromStart: string) => boolean {
+  const known = compiledGlobs.get(pattern);
+  if (known !== undefined) return known;
   // "./src/*.ts" and "/src/*.ts" mean the folder searched, as "src/*.ts" does.
   const cleaned = pattern.replace(/^\.?\/+/, '');
   // Each `*` is a lazy loop the compiled expression backtracks through: matching one long name
@@ -55,11 +57,28 @@ export function compileGlob(pattern: string, field: string): (fromStart: string)
       `\`${field}\` has more than ${MAX_STARS_PER_SEGMENT} \`*\` wildcards in one path segment, which can make matching a long name take hours. Use at most ${MAX_STARS_PER_SEGMENT} per segment, such as "*foo*bar*", or narrow the search with path.`,
     );
   }
+  let matcher: (fromStart: string) => boolean;
   try {
-    return picomatch(cleaned, { dot: true, basename: !cleaned.includes('/') });
+    matcher = picomatch(cleaned, { dot: true, basename: !cleaned.includes('/') });
   } catch (error) {
     throw new ToolError(`\`${field}\` is not a valid glob pattern (${(error as Error).message}). Use *, **, ?, [abc] and {a,b}, e.g. "*.ts" or "src/**/*.test.ts".`);
   }
+  remember(compiledGlobs, pattern, matcher);
+  return matcher;
+}
+
+/**
+ * Globs compiled lately, by pattern: a model repeats its globs, and compiling one (picomatch
+ * parses it, then builds a regular expression) costs more than a small search's listing.
+ */
+const compiledGlobs = new Map<string, (fromStart: string) => boolean>();
+const workerGlobs = new Map<string, IncludePattern>();
+const REMEMBERED_GLOBS = 64;
+
+/** Keeps `value` under `key`, forgetting the entry kept longest once there are {@link REMEMBERED_GLOBS}. */
+function remember<T>(cache: Map<string, T>, key: string, value: T): void {
+  if (cache.size >= REMEMBERED_GLOBS) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
 }
 
 /**
@@ -68,10 +87,14 @@ export function compileGlob(pattern: string, field: string): (fromStart: string)
  * name, with `basename`), as picomatch decides. Call after `compileGlob` accepted the glob.
  */
 export function globForWorker(pattern: string): IncludePattern {
+  const known = workerGlobs.get(pattern);
+  if (known !== undefined) return known;
   const cleaned = pattern.replace(/^\.?\/+/, '');
   const basename = !cleaned.includes('/');
   const regex = picomatch.makeRe(cleaned, { dot: true, basename });
-  return { glob: cleaned, source: regex.source, flags: regex.flags, basename, ...globFolders(cleaned) };
+  const include: IncludePattern = { glob: cleaned, source: regex.source, flags: regex.flags, basename, ...globFolders(cleaned) };
+  remember(workerGlobs, pattern, include);
+  return include;
 }
 
 /** `find_files`: files by glob, newest first, at most `maxFindResults`. */
@@ -89,16 +112,17 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
     async execute(input, context) {
       const start = await workspace.resolveDirectory(orRoot(input.path));
       const matches = compileGlob(input.pattern, 'pattern');
+      const include = globForWorker(input.pattern);
       const listed = listsLocalDisk(workspace)
-        ? fromWorker(await findInWorker({ start: start.absolute, root: workspace.root, skipped: skippedFolders, include: globForWorker(input.pattern) }, context.signal))
-        : await findThroughWorkspace(workspace, start.absolute, matches, folderFilter(globForWorker(input.pattern)), skippedFolders, context.signal);
+        ? fromWorker(await findInWorker({ start: start.absolute, root: workspace.root, skipped: skippedFolders, include, keep: maxFindResults }, context.signal))
+        : await findThroughWorkspace(workspace, start.absolute, matches, include, skippedFolders, context.signal);
       if (listed === undefined || context.signal.aborted) throw new ToolError('find_files was cancelled.');
-      const { walked, dated } = listed;
+      const { walked, newest, total } = listed;
       const report: WalkReport = { unreadable: [...listed.unreadable] };
 
       const where = start.relative === '.' ? 'the workspace' : `\`${start.relative}\``;
       const notes = walkNotes(report);
-      if (dated.length === 0) {
+      if (total === 0) {
         const hint = input.pattern.includes('/')
           ? ` A pattern with "/" matches paths relative to the folder searched (${start.relative === '.' ? 'the workspace root' : `\`${start.relative}\``}); try "**/${input.pattern.split('/').pop()}" to match the name at any depth.`
           : ' Try a broader pattern such as "*name*", or search contents with search_files.';
@@ -108,18 +132,16 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
         };
       }
 
-      dated.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       const lines: string[] = [];
       const files: FoundFile[] = [];
       let length = 0;
-      for (const file of dated.slice(0, maxFindResults)) {
+      for (const file of newest.slice(0, maxFindResults)) {
         const line = file.target === undefined ? shownName(file.path) : `${shownName(file.path)} -> ${shownName(file.target)}`;
         if (length + line.length + 1 > maxReadCharacters - FOOTER_RESERVE) break;
         lines.push(line);
         files.push(file);
         length += line.length + 1;
       }
-      const total = dated.length;
       const header =
         files.length === total
           ? `Found ${plural(total, 'file')} matching \`${input.pattern}\` in ${where}, newest first:`
@@ -133,17 +155,27 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
   });
 }
 
-/** What a walk for `find_files` found: files (and links) looked at, those that matched with their dates, folders it could not list. */
+/** What a walk for `find_files` found: files (and links) looked at, how many matched and the newest of them, folders it could not list. */
 interface Listed {
   readonly walked: number;
-  readonly dated: FoundFile[];
+  readonly total: number;
+  /** Newest first (ties by path); at least the `maxFindResults` newest. */
+  readonly newest: readonly FoundFile[];
   readonly unreadable: readonly string[];
 }
 
 function fromWorker(answer: FindAnswer | undefined): Listed | undefined {
   if (answer === undefined) return undefined;
-  const dated = answer.files.map(([path, mtimeMs, target]): FoundFile => (target === undefined ? { path, mtimeMs } : { path, mtimeMs, target }));
-  return { walked: answer.walked, dated, unreadable: answer.unreadable };
+  const { mtimes, targets } = answer.newest;
+  const paths = unpackPaths(answer.newest);
+  const newest: FoundFile[] = paths.map((path, index) => ({ path, mtimeMs: mtimes[index]! }));
+  for (const [index, target] of targets) newest[index] = { ...newest[index]!, target };
+  return { walked: answer.walked, total: answer.total, newest, unreadable: answer.unreadable };
+}
+
+/** Newest first, ties by path: the order find_files lists in (the worker sorts the same way). */
+function byNewest(a: FoundFile, b: FoundFile): number {
+  return b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
 
 /** `find_files` on a workspace that is not the local disk: walked through the workspace's methods. */
@@ -151,19 +183,20 @@ async function findThroughWorkspace(
   workspace: ResolvedReadToolsOptions['workspace'],
   start: string,
   matches: (fromStart: string) => boolean,
-  mayHoldMatches: (fromStart: string) => boolean,
+  include: IncludePattern,
   skippedFolders: readonly string[],
   signal: AbortSignal,
 ): Promise<Listed | undefined> {
   const report: WalkReport = { unreadable: [] };
   const found: { absolute: string; isLink: boolean }[] = [];
   let walked = 0;
-  for await (const file of walkFiles(workspace, start, skippedFolders, report, signal, mayHoldMatches)) {
+  for await (const file of walkFiles(workspace, start, skippedFolders, report, signal, folderFilter(include), include.base)) {
     walked += 1;
     if (matches(file.fromStart)) found.push({ absolute: file.absolute, isLink: file.isLink });
   }
   if (signal.aborted) return undefined;
-  return { walked, dated: await withModificationTimes(workspace, found), unreadable: report.unreadable };
+  const dated = await withModificationTimes(workspace, found);
+  return { walked, total: dated.length, newest: dated.sort(byNewest), unreadable: report.unreadable };
 }
 
 async function withModificationTimes(

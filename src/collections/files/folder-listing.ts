@@ -6,13 +6,70 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FindJob, IncludePattern, PendingFolder } from './search-protocol.js';
+import type { FindJob, IncludePattern, ListedFiles, PackedFiles, PendingFolder } from './search-protocol.js';
 
-/** What a walk found so far. */
+/** What a walk found so far: the files the glob took, as columns in step. */
 export interface ListingState {
   walked: number;
-  readonly files: [string, number, string | undefined][];
+  /** Their paths shown. */
+  readonly shown: string[];
+  /** Their modification times in ms. */
+  readonly mtimes: number[];
+  /** Where the links among them point: `[index, target]`. */
+  readonly targets: [number, string][];
   readonly unreadable: string[];
+}
+
+/** An empty {@link ListingState}. */
+export function emptyListing(): ListingState {
+  return { walked: 0, shown: [], mtimes: [], targets: [], unreadable: [] };
+}
+
+/** Files found, packed to go to another thread: copying a small array per file costs more than listing a folder of them. */
+export function packFiles(state: Pick<ListingState, 'shown' | 'mtimes' | 'targets'>, order?: readonly number[]): PackedFiles {
+  if (order === undefined) return { paths: state.shown.join('\0'), mtimes: Float64Array.from(state.mtimes), targets: state.targets };
+  const position = new Map(order.map((index, at) => [index, at]));
+  const targets: [number, string][] = [];
+  for (const [index, target] of state.targets) {
+    const at = position.get(index);
+    if (at !== undefined) targets.push([at, target]);
+  }
+  return { paths: order.map((index) => state.shown[index]!).join('\0'), mtimes: Float64Array.from(order, (index) => state.mtimes[index]!), targets };
+}
+
+/** The paths of {@link PackedFiles}, in order. */
+export function unpackPaths(files: PackedFiles): string[] {
+  return files.mtimes.length === 0 ? [] : files.paths.split('\0');
+}
+
+/** Adds what another thread found (its half of a walk) to `state`. */
+export function addListing(state: ListingState, other: ListedFiles): void {
+  const offset = state.shown.length;
+  state.walked += other.walked;
+  for (const shown of unpackPaths(other.files)) state.shown.push(shown);
+  for (const mtime of other.files.mtimes) state.mtimes.push(mtime);
+  for (const [index, target] of other.files.targets) state.targets.push([offset + index, target]);
+  for (const folder of other.unreadable) state.unreadable.push(folder);
+}
+
+/**
+ * The indices of the `keep` newest files (ties by path), newest first: find_files shows no
+ * more, so only they cross to the main thread, which then has nothing to sort.
+ */
+export function newestFirst(state: ListingState, keep: number): number[] {
+  const { mtimes, shown } = state;
+  let order: number[];
+  if (mtimes.length > keep) {
+    // The keep-th newest time, from a numeric sort of the times alone; ties at it may add a few.
+    const threshold = keep === 0 ? Infinity : Float64Array.from(mtimes).sort()[mtimes.length - keep]!;
+    order = [];
+    for (let index = 0; index < mtimes.length; index += 1) if (mtimes[index]! >= threshold) order.push(index);
+  } else {
+    order = Array.from(mtimes.keys());
+  }
+  order.sort((a, b) => mtimes[b]! - mtimes[a]! || (shown[a]! < shown[b]! ? -1 : shown[a]! > shown[b]! ? 1 : 0));
+  if (order.length > keep) order.length = keep;
+  return order;
 }
 
 /** What listing needs from the job, prepared once. */
@@ -21,7 +78,8 @@ export interface ListingContext {
   readonly included: (fromStart: string) => boolean;
   /** False for a folder (path from the start) below which nothing can match. */
   readonly mayHoldMatches: (fromStart: string) => boolean;
-  readonly display: (absolute: string) => string;
+  /** The path shown for a path from the start: relative to the workspace root, `/` between names. */
+  readonly shown: (fromStart: string) => string;
 }
 
 /** The include test of a glob compiled for the worker: the path equals the glob, or the regular expression matches the path (or, with `basename`, the file name). */
@@ -40,13 +98,47 @@ export function folderFilter(include: IncludePattern | undefined): (fromStart: s
 }
 
 /** The {@link ListingContext} of a `find_files` job. */
-export function listingContext(job: Pick<FindJob, 'skipped' | 'include' | 'root'>): ListingContext {
+export function listingContext(job: Pick<FindJob, 'skipped' | 'include' | 'root' | 'start'>): ListingContext {
+  // Worked out once: `path.relative` for every file found costs more than listing them.
+  const startShown = path.relative(job.root, job.start).split(path.sep).join('/');
   return {
     skipped: new Set(job.skipped),
     included: includer(job.include),
     mayHoldMatches: folderFilter(job.include),
-    display: (absolute) => path.relative(job.root, absolute).split(path.sep).join('/') || '.',
+    shown: (fromStart) => (fromStart === '' ? startShown || '.' : startShown === '' ? fromStart : `${startShown}/${fromStart}`),
   };
+}
+
+/**
+ * Where a `find_files` walk begins: at the glob's literal folder part when it has one, reached
+ * name by name as a walk would reach it (each a real folder, not a link and not skipped), or
+ * at the start. Undefined when that folder is missing, so nothing can match; a folder on the
+ * way that cannot be read is noted in `state`, as the walk would note it.
+ */
+export function firstFolder(job: Pick<FindJob, 'start' | 'include'>, context: ListingContext, state: ListingState): PendingFolder | undefined {
+  const base = job.include.base;
+  if (base === undefined) return { absolute: job.start, fromStart: '' };
+  let absolute = job.start;
+  let fromStart = '';
+  for (const name of base.split('/')) {
+    if (context.skipped.has(name)) return undefined;
+    const next = absolute + path.sep + name;
+    const nextFromStart = fromStart === '' ? name : `${fromStart}/${name}`;
+    let stats: fs.Stats | undefined;
+    try {
+      stats = fs.lstatSync(next, { throwIfNoEntry: false });
+    } catch (error) {
+      // Out of reach: the walk would have found this folder unreadable (or, for a name too
+      // long or the like, nothing in it).
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM') state.unreadable.push(context.shown(nextFromStart));
+      return undefined;
+    }
+    if (stats === undefined || !stats.isDirectory()) return undefined;
+    absolute = next;
+    fromStart = nextFromStart;
+  }
+  return { absolute, fromStart };
 }
 
 /** Lists one folder into `state`; its subfolders that may hold matches go on `pending`. */
@@ -55,7 +147,7 @@ export function listFolder(folder: PendingFolder, context: ListingContext, state
   try {
     listed = fs.readdirSync(folder.absolute, { withFileTypes: true });
   } catch {
-    state.unreadable.push(context.display(folder.absolute));
+    state.unreadable.push(context.shown(folder.fromStart));
     return;
   }
   const prefix = folder.fromStart === '' ? '' : `${folder.fromStart}/`;
@@ -69,26 +161,36 @@ export function listFolder(folder: PendingFolder, context: ListingContext, state
     const link = entry.isSymbolicLink();
     if (!link && !entry.isFile()) continue;
     state.walked += 1;
-    if (!context.included(prefix + entry.name)) continue;
-    // Gone since the listing, or out of reach (a path over PATH_MAX, a folder listed but not
-    // entered): left out, as find_files' walk through the workspace does.
-    let stats: fs.Stats | undefined;
-    try {
-      stats = fs.lstatSync(absolute, { throwIfNoEntry: false });
-    } catch {
-      continue;
-    }
-    if (stats === undefined) continue;
-    let target: string | undefined;
-    if (link) {
-      try {
-        target = fs.readlinkSync(absolute);
-      } catch {
-        target = '?';
-      }
-    }
-    state.files.push([context.display(absolute), stats.mtimeMs, target]);
+    const fromStart = prefix + entry.name;
+    if (!context.included(fromStart)) continue;
+    dateFile(absolute, context.shown(fromStart), link, state);
   }
+}
+
+/**
+ * Dates one file (its modification time, and where a link points) into `files`. A file gone
+ * since the listing, or out of reach (a path over PATH_MAX, a folder listed but not entered),
+ * is left out, as find_files' walk through the workspace leaves it out.
+ */
+function dateFile(absolute: string, shown: string, link: boolean, state: ListingState): void {
+  let stats: fs.Stats | undefined;
+  try {
+    stats = fs.lstatSync(absolute, { throwIfNoEntry: false });
+  } catch {
+    return;
+  }
+  if (stats === undefined) return;
+  if (link) {
+    let target: string;
+    try {
+      target = fs.readlinkSync(absolute);
+    } catch {
+      target = '?';
+    }
+    state.targets.push([state.shown.length, target]);
+  }
+  state.shown.push(shown);
+  state.mtimes.push(stats.mtimeMs);
 }
 
 /** Walks folders and everything below them, depth first. */

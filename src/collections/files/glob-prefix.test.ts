@@ -31,6 +31,18 @@ describe('globFolders', () => {
     expect(globFolders('{src/a,lib}/*.ts')).toEqual({});
     expect(globFolders('src/**').folders).toBeDefined();
   });
+
+  it('gives the literal folder part a walk may start at, and none where a name is a wildcard, `.`, `..` or empty', () => {
+    expect(globFolders('packages/pkg-0/*/index.ts').base).toBe('packages/pkg-0');
+    expect(globFolders('docs/*.md').base).toBe('docs');
+    expect(globFolders('docs/api/index.md').base).toBe('docs/api');
+    expect(globFolders('pkg-1/**/*.js').base).toBe('pkg-1');
+    expect(globFolders('src/a b/*.js').base).toBe('src/a b');
+    for (const glob of ['*/src/*.ts', 'pkg-?/x.js', 'pkg-{0,1}/x.js', '[ab]/x.js', 'a/../b/*.ts', 'a//b/*.ts', '@(a|b)/x.js']) {
+      expect(globFolders(glob).base, glob).toBeUndefined();
+    }
+    expect(globFolders('a/b/+(c)/x.js').base).toBe('a/b');
+  });
 });
 
 /** A small tree shaped like the bench's (packages, nested modules, docs, dot folders, a skipped folder, a linked folder). */
@@ -110,6 +122,10 @@ describe('find_files with the walk started at the glob and folders pruned', () =
     'top.js/*.js',
     'src/a b/*.js',
     'src/a b/\\[x\\].js',
+    'docs/api/index.md',
+    'pkg-0/../pkg-1/src/mod-0/*.js',
+    'pkg-0//src/mod-0/*.js',
+    './pkg-2/src/mod-0/*.js',
     '*.js',
     '**/index.js',
   ];
@@ -127,6 +143,21 @@ describe('find_files with the walk started at the glob and folders pruned', () =
       expect(paths(worker), pattern).toEqual(reference);
       expect(paths(workspace), pattern).toEqual(reference);
       // Both walks look at the same files, so their replies agree word for word.
+      expect(worker.text, pattern).toBe(workspace.text);
+    }
+  });
+
+  it('starts at the glob below a path given, as the whole walk from that path finds', async () => {
+    const session = createSession();
+    const options = { maxFindResults: 10_000, maxReadCharacters: 1_000_000 };
+    const inWorker = createReadOnlyFileTools({ workspace: new Workspace(root), ...options }).tools.find((tool) => tool.name === 'find_files')!;
+    const throughWorkspace = createReadOnlyFileTools({ workspace: new WalkedWorkspace(root), ...options }).tools.find((tool) => tool.name === 'find_files')!;
+    const paths = (result: { data?: unknown }) => ((result.data as { files?: { path: string }[] }).files ?? []).map((file) => file.path).sort();
+    for (const pattern of ['src/mod-1/*.js', 'src/**/er/*.ts', 'test/*.js', 'pkg-0/src/*.js']) {
+      const reference = (await wholeWalk(path.join(root, 'pkg-0'), pattern)).map((found) => `pkg-0/${found}`);
+      const [worker, workspace] = await Promise.all([runTool(inWorker, { pattern, path: 'pkg-0' }, { session }), runTool(throughWorkspace, { pattern, path: 'pkg-0' }, { session })]);
+      expect(paths(worker), pattern).toEqual(reference);
+      expect(paths(workspace), pattern).toEqual(reference);
       expect(worker.text, pattern).toBe(workspace.text);
     }
   });

@@ -8,9 +8,14 @@
  */
 import picomatch from 'picomatch';
 
-/** Folder facts of one glob, for `IncludePattern.folders`. */
+/** Folder facts of one glob, for `IncludePattern.folders` and `IncludePattern.base`. */
 export interface GlobFolders {
   readonly folders?: { readonly source: string; readonly flags: string };
+  /**
+   * The glob's literal folder part (`packages/pkg-0` of `packages/pkg-0/*\/index.ts`): every
+   * match lies below it, so a walk may start there. Absent when the glob starts with a wildcard.
+   */
+  readonly base?: string;
 }
 
 /** Braces or parentheses that hold a `/`: the glob cannot be taken apart segment by segment. */
@@ -34,5 +39,20 @@ export function globFolders(cleaned: string): GlobFolders {
   for (let count = 1; count <= depth; count += 1) patterns.push(segments.slice(0, count).join('/'));
   if (globstar !== -1) patterns.push(`${segments.slice(0, globstar).join('/')}/**`);
   const expressions = patterns.map((pattern) => picomatch.makeRe(pattern, { dot: true }));
-  return { folders: { source: expressions.map((expression) => `(?:${expression.source})`).join('|'), flags: expressions[0]!.flags } };
+  const folders = { source: expressions.map((expression) => `(?:${expression.source})`).join('|'), flags: expressions[0]!.flags };
+  const base = literalBase(cleaned, folderSegments.length);
+  return base === undefined ? { folders } : { folders, base };
+}
+
+/**
+ * The folder segments before the glob's first wildcard (picomatch's `scan`), at most `depth`
+ * of them; none when one is empty, `.` or `..`, which no walk's path holds (so starting there
+ * would name a different folder, or one outside the workspace).
+ */
+function literalBase(cleaned: string, depth: number): string | undefined {
+  const scanned = picomatch.scan(cleaned).base;
+  if (scanned === '') return undefined;
+  const segments = scanned.split('/').slice(0, depth);
+  if (segments.length === 0 || segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return undefined;
+  return segments.join('/');
 }

@@ -85,6 +85,28 @@ export interface FindJob {
   readonly root: string;
   readonly skipped: readonly string[];
   readonly include: IncludePattern;
+  /** How many of the newest files found to send back. */
+  readonly keep: number;
+}
+
+/** Files found, packed for another thread: paths and times in step. */
+export interface PackedFiles {
+  /** The paths shown, joined by NUL (which no name holds). */
+  readonly paths: string;
+  /** Their modification times in ms. */
+  readonly mtimes: Float64Array;
+  /** Where the links among them point: `[index, target]`. */
+  readonly targets: readonly (readonly [number, string])[];
+}
+
+/** What the walker thread's half of a `find_files` walk found. */
+export interface ListedFiles {
+  /** Files (and links) looked at. */
+  readonly walked: number;
+  /** The files the glob took, in no particular order. */
+  readonly files: PackedFiles;
+  /** Folders that could not be listed, relative to the workspace root. */
+  readonly unreadable: readonly string[];
 }
 
 /** The worker's answer to a {@link FindJob}. */
@@ -92,8 +114,10 @@ export interface FindAnswer {
   readonly type: 'listed';
   /** Files (and links) looked at. */
   readonly walked: number;
-  /** `[path shown, modification time in ms, link target or undefined]`, in no particular order. */
-  readonly files: readonly (readonly [string, number, string | undefined])[];
+  /** Files the glob took. */
+  readonly total: number;
+  /** The {@link FindJob.keep} newest of them (ties by path), newest first. */
+  readonly newest: PackedFiles;
   /** Folders that could not be listed, relative to the workspace root. */
   readonly unreadable: readonly string[];
 }
@@ -109,6 +133,8 @@ export interface IncludePattern {
    * a walk does not enter any other. Absent when any folder may hold one (see `glob-prefix.ts`).
    */
   readonly folders?: { readonly source: string; readonly flags: string };
+  /** The glob's literal folder part (path from the start), where a walk may begin (see `glob-prefix.ts`). */
+  readonly base?: string;
 }
 
 /** A file the disk-mode worker reports: one that matched or that it did not search. */
@@ -255,7 +281,7 @@ export type WalkerMessage =
       readonly claims?: SharedArrayBuffer;
       readonly found?: undefined;
     }
-  | { readonly id: number; readonly found: Omit<FindAnswer, 'type'>; readonly error?: string };
+  | { readonly id: number; readonly found: ListedFiles; readonly error?: string };
 
 /** What the main thread posts to the search worker. */
 export type SearchWorkerRequest = ({ readonly type: 'init' } & SearchWorkerInit) | FindJob | SearchWalkJob | readonly SearchChunk[];

@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { folderFilter, includer, listingContext, walkFolders, type ListingState } from './folder-listing.js';
+import { emptyListing, folderFilter, includer, listingContext, packFiles, walkFolders } from './folder-listing.js';
 import { SearchFileReader } from './search-file-reader.js';
 import { lowerThisThreadsPriority } from './search-priority.js';
 import { compileRequiredText } from './search-prefilter.js';
@@ -33,9 +33,9 @@ const control = new Int32Array(controlMemory);
 /** Buffers for screening files, made at the first search that screens. */
 let reader: SearchFileReader | undefined;
 
-/** Posts on the port and says so in the control memory, so the search worker wakes up. */
-function postToWorker(message: WalkerMessage): void {
-  port.postMessage(message);
+/** Posts on the port (moving `transfer`) and says so in the control memory, so the search worker wakes up. */
+function postToWorker(message: WalkerMessage, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(message, transfer);
   Atomics.add(control, CONTROL_SLOTS.posted, 1);
   Atomics.notify(control, CONTROL_SLOTS.posted);
 }
@@ -46,14 +46,16 @@ function byName(a: fs.Dirent, b: fs.Dirent): number {
 
 /** find_files: the folders the search worker shared, walked here; the answer goes back in one message. */
 function find(message: WalkerFindJob): void {
-  const state: ListingState = { walked: 0, files: [], unreadable: [] };
+  const state = emptyListing();
   // Always answer, or the search worker would wait for ever: an error goes back to be thrown there.
+  let error: string | undefined;
   try {
     walkFolders(message.folders, listingContext(message.job), state);
-    postToWorker({ id: message.id, found: state });
-  } catch (error) {
-    postToWorker({ id: message.id, found: state, error: String((error as Error | undefined)?.stack ?? error) });
+  } catch (thrown) {
+    error = String((thrown as Error | undefined)?.stack ?? thrown);
   }
+  const found = { walked: state.walked, files: packFiles(state), unreadable: state.unreadable };
+  postToWorker(error === undefined ? { id: message.id, found } : { id: message.id, found, error }, [found.files.mtimes.buffer as ArrayBuffer]);
 }
 
 /** Batches the search worker has to go before the walker screens files instead of listing more folders. */

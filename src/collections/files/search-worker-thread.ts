@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MessageChannel, parentPort, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { listFolder, listingContext, walkFolders, type ListingState } from './folder-listing.js';
+import { addListing, emptyListing, firstFolder, listFolder, listingContext, newestFirst, packFiles, walkFolders } from './folder-listing.js';
 import {
   CLAIM,
   CLAIM_VERDICTS,
@@ -20,6 +20,7 @@ import {
   SHARE_FOLDERS,
   type ChunkResult,
   type FileVerdict,
+  type FindAnswer,
   type FindJob,
   type FoundFile,
   type FoundMessage,
@@ -368,8 +369,9 @@ function walk(job: SearchWalkJob): void {
  */
 function find(job: FindJob): void {
   const context = listingContext(job);
-  const state: ListingState = { walked: 0, files: [], unreadable: [] };
-  let frontier: PendingFolder[] = [{ absolute: job.start, fromStart: '' }];
+  const state = emptyListing();
+  const first = firstFolder(job, context, state);
+  let frontier: PendingFolder[] = first === undefined ? [] : [first];
   while (frontier.length > 0 && frontier.length < SHARE_FOLDERS) {
     const next: PendingFolder[] = [];
     for (const folder of frontier) listFolder(folder, context, state, next);
@@ -391,11 +393,10 @@ function find(job: FindJob): void {
     const answer = nextFromWalker(thread.port, id, (message) => message.found !== undefined)!;
     if (answer.found === undefined) throw new Error('The find_files walker thread sent a batch instead of its answer.');
     if ('error' in answer && answer.error !== undefined) throw new Error(`The find_files walker thread failed: ${answer.error}`);
-    state.walked += answer.found.walked;
-    for (const file of answer.found.files) state.files.push([...file]);
-    for (const folder of answer.found.unreadable) state.unreadable.push(folder);
+    addListing(state, answer.found);
   }
-  post({ type: 'listed', ...state });
+  const newest = packFiles(state, newestFirst(state, job.keep));
+  port.postMessage({ type: 'listed', walked: state.walked, total: state.shown.length, newest, unreadable: state.unreadable } satisfies FindAnswer, [newest.mtimes.buffer as ArrayBuffer]);
 }
 
 // Answers go out in order; a result worth keeping (a match, a file passed over) goes out at once

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { rethrowUnlessFileSystemError, type Workspace } from '../../workspace/workspace.js';
+import { errorCode, rethrowUnlessFileSystemError, type Workspace } from '../../workspace/workspace.js';
 
 /**
  * Folder listings in flight at once. Listing is mostly waiting on the disk (or a remote
@@ -51,7 +51,8 @@ export interface WalkReport {
  * leave the workspace and cannot loop.
  *
  * `mayHoldMatches` (a glob's folder test, see `glob-prefix.ts`) leaves out the folders below
- * which nothing the caller wants can lie.
+ * which nothing the caller wants can lie; `base` (a glob's literal folder part, `/` between
+ * names) starts the walk there, reached name by name as the walk would reach it.
  *
  * Folders are listed ahead of the walk, up to {@link LISTINGS_IN_FLIGHT} at a time and
  * {@link LISTED_AHEAD} in all, following subfolders as soon as their parent is listed (so a
@@ -64,8 +65,11 @@ export async function* walkFiles(
   report: WalkReport,
   signal?: AbortSignal,
   mayHoldMatches: (fromStart: string) => boolean = () => true,
+  base?: string,
 ): AsyncGenerator<WalkedFile> {
   const skippedNames = new Set(skipped);
+  const first = base === undefined ? folderAt(start, '') : await folderBelow(workspace, start, base, skippedNames, report);
+  if (first === undefined) return;
   /** Folders found and not listed yet, for the look-ahead: the first in walk order is listed next. */
   const toList = new FolderQueue();
   let inFlight = 0;
@@ -116,7 +120,7 @@ export async function* walkFiles(
     }
   };
 
-  const pending: Folder[] = [folderAt(start, '')];
+  const pending: Folder[] = [first];
   try {
     while (pending.length > 0) {
       if (signal?.aborted) return;
@@ -139,6 +143,33 @@ export async function* walkFiles(
     // Listings still in flight finish on their own; nothing new starts.
     stopped = true;
   }
+}
+
+/**
+ * The folder `base` names below `start`, when each name on the way is a folder a walk would
+ * enter (not a link, not skipped); undefined otherwise, with a folder that could not be
+ * looked into noted in `report`.
+ */
+async function folderBelow(workspace: Workspace, start: string, base: string, skipped: ReadonlySet<string>, report: WalkReport): Promise<Folder | undefined> {
+  let absolute = start;
+  let fromStart = '';
+  for (const name of base.split('/')) {
+    if (skipped.has(name)) return undefined;
+    const next = path.join(absolute, name);
+    let stats;
+    try {
+      stats = await workspace.lstatOrUndefined(next);
+    } catch (error) {
+      rethrowUnlessFileSystemError(error);
+      const code = errorCode(error);
+      if (code === 'EACCES' || code === 'EPERM') report.unreadable.push(workspace.display(next));
+      return undefined;
+    }
+    if (stats === undefined || !stats.isDirectory()) return undefined;
+    absolute = next;
+    fromStart = fromStart === '' ? name : `${fromStart}/${name}`;
+  }
+  return folderAt(absolute, fromStart);
 }
 
 function folderAt(absolute: string, fromStart: string): Folder {

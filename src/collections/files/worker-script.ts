@@ -40,9 +40,24 @@ export function workerScript(name: string): WorkerScript {
   return script;
 }
 
-/** Options for a worker that runs a `.ts` module: this thread's own, with tsx's loader added unless it is there already. */
+/** Options of this thread's that change how modules load, with their values where they take one. */
+const LOADING_OPTIONS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader', '--conditions', '-C']);
+
+/**
+ * Options for a worker that runs a `.ts` module: this thread's options that change how modules
+ * load (a worker refuses per-process ones such as `--expose-gc` when they are passed on), with
+ * tsx's loader added unless it is there already.
+ */
 function typeScriptExecArgv(): string[] {
   const inherited = process.execArgv;
-  if (inherited.some((argument) => argument.includes('tsx'))) return [...inherited];
-  return [...inherited, '--import', import.meta.resolve('tsx')];
+  const kept: string[] = [];
+  for (let index = 0; index < inherited.length; index += 1) {
+    const argument = inherited[index]!;
+    const name = argument.split('=')[0]!;
+    if (!LOADING_OPTIONS.has(name) && !name.startsWith('--experimental-') && name !== '--enable-source-maps' && name !== '--no-warnings') continue;
+    kept.push(argument);
+    if (LOADING_OPTIONS.has(argument) && index + 1 < inherited.length) kept.push(inherited[(index += 1)]!);
+  }
+  if (kept.some((argument) => argument.includes('tsx'))) return kept;
+  return [...kept, '--import', import.meta.resolve('tsx')];
 }
