@@ -226,10 +226,10 @@ export interface WalkerSearchJob {
   /**
    * When the pattern has required text: the walker also screens files it has sent, from the
    * newest back, while the search worker works from the oldest (see {@link CLAIM}), so both
-   * threads read files. It screens none before it has listed `afterFiles` files (or all), so
-   * the worker can count the files left when it decides on a hand-off to ripgrep.
+   * threads read files. It lists instead whenever the worker holds few batches, so a worker
+   * counting the files left (for a hand-off to ripgrep) gets them soon.
    */
-  readonly screen?: { readonly required: RequiredText; readonly maxFileBytes: number; readonly afterFiles: number };
+  readonly screen?: { readonly required: RequiredText; readonly maxFileBytes: number };
 }
 
 /**

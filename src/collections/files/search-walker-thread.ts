@@ -82,8 +82,6 @@ function walk(job: WalkerSearchJob): void {
   const resume: { batch: number; entry: number }[] = [];
   let entries: WalkEntry[] = [];
   let sent = 0;
-  /** Files listed so far. */
-  let filesListed = 0;
   const send = (end: boolean): void => {
     for (;;) {
       const taken = Atomics.load(control, CONTROL_SLOTS.taken);
@@ -159,7 +157,6 @@ function walk(job: WalkerSearchJob): void {
         const fromStart = prefix + entry.name;
         if (included(fromStart)) {
           entries.push(['f', folder.absolute + path.sep + entry.name, job.shownPrefix + fromStart]);
-          filesListed += 1;
         }
       }
     }
@@ -167,7 +164,7 @@ function walk(job: WalkerSearchJob): void {
   };
   while (pending.length > 0 && !stopped()) {
     // Listing comes first while the worker is short of files; otherwise the newest files are screened.
-    if (filesListed >= (screen?.afterFiles ?? 0) && backlog() >= LOW_WATER_BATCHES && screenOne()) continue;
+    if (backlog() >= LOW_WATER_BATCHES && screenOne()) continue;
     listNext();
     // Small batches first, so reading starts at once; larger ones after; and at once when the worker waits.
     if (entries.length >= (sent < 4 ? 16 : WALK_BATCH_ENTRIES) || (entries.length > 0 && backlog() === 0)) send(false);

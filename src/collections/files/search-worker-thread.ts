@@ -311,9 +311,7 @@ function walk(job: SearchWalkJob): void {
   const thread = walker !== undefined && walkerPort !== undefined ? { walker, port: walkerPort } : startWalker();
   const id = (walkId += 1);
   Atomics.store(control, CONTROL_SLOTS.stop, id);
-  // With a hand-off planned, the walker first lists what the hand-off decision counts.
-  const afterFiles = job.handOff === undefined ? 0 : job.handOff.probeFiles + job.handOff.minFilesLeft;
-  const screen = required === undefined ? {} : { screen: { required, maxFileBytes, afterFiles } };
+  const screen = required === undefined ? {} : { screen: { required, maxFileBytes } };
   thread.walker.postMessage({ type: 'walk', id, start: job.start, skipped: job.skipped, include: job.include, shownPrefix, startShown, ...screen } satisfies WalkerSearchJob);
   let queue: readonly WalkEntry[] = [];
   let claims: Int32Array | undefined;
@@ -322,7 +320,7 @@ function walk(job: SearchWalkJob): void {
   const isBatch = (candidate: WalkerMessage): boolean => candidate.found === undefined;
   /** Batches taken off the port ahead of their turn, to count the files left; oldest first. */
   const early: Extract<WalkerMessage, { readonly entries: unknown }>[] = [];
-  // The walker lists that many files before it screens any (see WalkerSearchJob.screen), so this wait is short.
+  // Each batch taken here leaves the walker fewer ahead, and then it lists instead of screening (see WalkerSearchJob.screen), so this wait is short.
   filesLeft = (enough) => {
     let count = 0;
     for (let index = next; index < queue.length; index += 1) if (queue[index]![0] === 'f') count += 1;
