@@ -68,7 +68,7 @@ function start(request: SpawnHostRequest): void {
 process.on('message', (request: SpawnHostRequest) => start(request));
 // The parent went away (killed, or it crashed): so do the programs it started, and the host.
 process.on('disconnect', () => {
-  for (const { pid, tree } of running.values()) tree.signal(pid, 'SIGKILL');
+  for (const { pid, tree } of running.values()) tree.signalNow(pid, 'SIGKILL');
   process.exit(0);
 });
 send({ type: 'ready' });

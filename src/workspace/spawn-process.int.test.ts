@@ -1,9 +1,12 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { measureEventLoopBlock } from '../../test/support/event-loop.js';
 import { isAlive, waitFor } from '../collections/shell/test-support/harness.js';
+import { spawnProcess } from './spawn-process.js';
 
 /** A Node.js process that starts `sleep` through spawnProcess, prints the PIDs, then waits. */
 const script = (pidFile: string) => `
@@ -45,4 +48,32 @@ describe('spawnProcess', () => {
     const pid = Number(/child (\d+)/.exec(output)![1]);
     expect(await waitFor(() => !isAlive(pid))).toBe(true);
   });
+
+  it('stops a whole tree on a host with 800 other processes without holding the event loop, the scan of /proc in slices', async () => {
+    if (!existsSync('/proc/self/stat')) return void console.warn('skipped: this system has no /proc, so only the process group is stopped and there is no scan to slice');
+    // Read whole, 800 processes take 30 ms or more to scan: too long for one turn of a server's event loop.
+    const others = Array.from({ length: 800 }, () => spawn('sleep', ['120'], { stdio: 'ignore' }));
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-spawn-many-'));
+    try {
+      const pidFile = path.join(folder, 'pids');
+      // One child in the group, one that left it with a session of its own (found by its marker).
+      const child = spawnProcess('bash', ['-c', `sleep 300 & echo $! > ${pidFile}; setsid sleep 300 & echo $! >> ${pidFile}; wait`], { cwd: '/', env: { PATH: process.env.PATH ?? '' } });
+      child.stdout.resume();
+      child.stderr.resume();
+      expect(await waitFor(async () => (await fs.readFile(pidFile, 'utf8').catch(() => '')).trim().split('\n').length === 2, 10_000)).toBe(true);
+      const pids = [child.pid!, ...(await fs.readFile(pidFile, 'utf8')).trim().split('\n').map(Number)];
+      expect(pids.every(isAlive)).toBe(true);
+      const measured = await measureEventLoopBlock(async () => {
+        child.stop('SIGKILL');
+        await child.exited;
+        return waitFor(() => pids.every((pid) => !isAlive(pid)), 10_000);
+      });
+      expect(measured.result).toBe(true);
+      // This thread's own work in the longest block: slices of about 2 ms, against 30 ms or more for one scan.
+      expect(measured.maxBusyMs).toBeLessThan(12);
+    } finally {
+      for (const other of others) other.kill('SIGKILL');
+      await fs.rm(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

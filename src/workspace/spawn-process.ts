@@ -60,7 +60,8 @@ export interface SpawnedProcess {
   releaseOutput(): void;
 }
 
-const running = new Set<SpawnedProcess>();
+/** Programs started and not yet done, each with a way to kill it at once (for the exit hook, which cannot wait). */
+const running = new Map<SpawnedProcess, () => void>();
 
 export { PROCESS_MARKER_VARIABLE } from './process-tree.js';
 let exitHookInstalled = false;
@@ -91,7 +92,7 @@ export function spawnProcess(file: string, args: readonly string[], options: Spa
   // A stop asked for before the host reported the PID reaches the program once it does.
   let requested: NodeJS.Signals | undefined;
   program.onStarted?.((pid) => {
-    if (requested !== undefined) tree.signal(pid, requested);
+    if (requested !== undefined) void tree.signal(pid, requested);
   });
 
   const handle: SpawnedProcess = {
@@ -105,7 +106,8 @@ export function spawnProcess(file: string, args: readonly string[], options: Spa
       // Started here without a PID: it never ran. Through the host: its marker finds it.
       if (program.pid === undefined && !program.hosted) return;
       requested = signal;
-      tree.signal(program.pid, signal);
+      // The scan of /proc that finds the whole tree runs in slices: this returns at once.
+      void tree.signal(program.pid, signal);
       if (signal === 'SIGKILL') program.expectExit?.();
     },
     releaseOutput() {
@@ -113,7 +115,9 @@ export function spawnProcess(file: string, args: readonly string[], options: Spa
       program.stderr.destroy();
     },
   };
-  running.add(handle);
+  running.set(handle, () => {
+    if (program.pid !== undefined || program.hosted) tree.signalNow(program.pid, 'SIGKILL');
+  });
   void program.exited.then((exit) => {
     // A program whose host died is stopped: nothing of it keeps running unseen.
     if (exit.lost !== undefined) handle.stop('SIGKILL');
@@ -182,7 +186,7 @@ function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   const killAll = () => {
-    for (const handle of running) handle.stop('SIGKILL');
+    for (const killNow of running.values()) killNow();
   };
   process.once('exit', killAll);
   for (const signal of FATAL_SIGNALS) {

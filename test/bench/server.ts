@@ -12,7 +12,7 @@
  * - for rows no other suite of the run measured: the run_shell flood (shell.ts measures it
  *   too) and the default tools' spec sizes (specs.ts).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import fastGlob from 'fast-glob';
 import { createFileTools } from '../../src/collections/files/index.js';
+import { createShellTools } from '../../src/collections/shell/index.js';
 import { MAX_DIFF_CHARACTERS } from '../../src/collections/files/line-diff.js';
 import { recordRead } from '../../src/collections/files/read-state.js';
 import { createReadOnlyFileTools } from '../../src/collections/files/read-tools.js';
@@ -28,6 +29,7 @@ import { locateRipgrep } from '../../src/collections/files/ripgrep.js';
 import { runTool, type RunToolResult } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
 import type { ToolDefinition } from '../../src/tool.js';
+import { processTreeNow } from '../../src/workspace/process-tree.js';
 import { Workspace } from '../../src/workspace/workspace.js';
 import { measureEventLoopBlock } from '../support/event-loop.js';
 import { compare, issueFigures, median, ms, printTable, ratio, record, recordIssueFigure, runInFreshProcess, verdict, type FreshProcessResult } from './harness.js';
@@ -376,6 +378,42 @@ export async function anchoredGlobCases(rows: string[][], rg: string | undefined
   });
 }
 
+/**
+ * A run_shell timeout on a host with 800 other processes: the longest event-loop block while the
+ * command's tree is found (a scan of /proc, in slices) and killed, against the scan read whole.
+ */
+export async function processScanCase(rows: string[][]): Promise<void> {
+  if (!existsSync('/proc/self/stat')) {
+    rows.push(['run_shell timeout, 800 other processes', 'skipped: no /proc', '-', '-', '-']);
+    return;
+  }
+  const others = Array.from({ length: 800 }, () => spawn('sleep', ['300'], { stdio: 'ignore' }));
+  const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-bench-scan-')));
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const shell = tool(createShellTools({ workspace: new Workspace(root) }).tools, 'run_shell');
+    const session = createSession();
+    const blocks: number[] = [];
+    const busy: number[] = [];
+    for (let run = 0; run < 5; run += 1) {
+      const measured = await measureEventLoopBlock(() => runTool(shell, { command: 'sleep 30 & sleep 30', timeout_seconds: 1 }, { session, mode: 'auto' }));
+      blocks.push(measured.maxDelayMs);
+      busy.push(measured.maxBusyMs);
+    }
+    const whole: number[] = [];
+    for (let run = 0; run < 5; run += 1) {
+      const started = performance.now();
+      processTreeNow(process.pid, 'none');
+      whole.push(performance.now() - started);
+    }
+    rows.push(['run_shell timeout, 800 other processes on the host', `block ${ms(median(blocks))} (own CPU ${ms(median(busy))})`, `one whole /proc scan ${ms(median(whole))}`, '-', `block ≤ ${BLOCK_TARGET_MS} ms`]);
+    record({ suite: 'server', case: 'run_shell timeout, 800 other processes: event-loop block', ours: ms(median(blocks)), reference: `whole /proc scan ${ms(median(whole))}`, ratio: '-', target: `≤ ${BLOCK_TARGET_MS} ms`, verdict: verdict(median(blocks), BLOCK_TARGET_MS) });
+  } finally {
+    for (const other of others) other.kill('SIGKILL');
+    await fs.rm(root, { recursive: true, force: true });
+  }
+}
+
 /** Rows of the issue's table that other suites measure, when those suites did not run. */
 async function otherIssueRows(rows: string[][]): Promise<void> {
   if (!issueFigures().has('flood-1gb')) {
@@ -406,6 +444,7 @@ export async function run(): Promise<void> {
   const rg = await locateRipgrep(true);
   const rows: string[][] = [['case', 'ours', 'reference', 'ratio', 'target / note']];
   await eventLoopCases(rows);
+  await processScanCase(rows);
   await anchoredGlobCases(rows, rg);
   await smallTreeCase(rows, rg);
   await realTreeCases(rows, rg);

@@ -10,7 +10,7 @@ import type { EditSpans, NumberedLines } from './edit-text.js';
 import { DIFF_CONTEXT_LINES, equalRun, UnifiedDiffWriter, writeLinesDiff, type MAX_DIFF_CHARACTERS } from './line-diff.js';
 import { countLineBreaks } from './line-scan.js';
 import { formatCount } from './text.js';
-import { TimeSlicer } from './time-slice.js';
+import { TimeSlicer } from '../../time-slice.js';
 
 /** Characters of old text past which replacements on touching lines start a stretch of their own. */
 const MAX_JOINED_STRETCH = 16 * 1024;

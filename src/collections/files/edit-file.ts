@@ -8,7 +8,7 @@ import { closestLines, replaceExactText, type NumberedLines } from './edit-text.
 import { recordWrite } from './read-state.js';
 import { decodeTextFile, encodeTextFile } from './text-file.js';
 import { formatBytes, plural } from './text.js';
-import { TimeSlicer } from './time-slice.js';
+import { TimeSlicer } from '../../time-slice.js';
 import { recordChange } from './undo.js';
 import { EDIT_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
 import {

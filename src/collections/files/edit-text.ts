@@ -1,6 +1,6 @@
 import { withLineEnding } from './line-endings.js';
 import { lfViewOf, prevailingLineEndingOf } from './line-scan.js';
-import { TimeSlicer } from './time-slice.js';
+import { TimeSlicer } from '../../time-slice.js';
 
 /**
  * Where the replacements of one edit sit, as offsets (`start` inclusive, `end` exclusive), for

@@ -15,7 +15,7 @@
  *   lines were left out.
  */
 import { countLineBreaks } from './line-scan.js';
-import { TimeSlicer } from './time-slice.js';
+import { TimeSlicer } from '../../time-slice.js';
 import { formatCount } from './text.js';
 
 /** Lines of unchanged text shown around each change, as `diff`'s patches and `git diff` show them. */

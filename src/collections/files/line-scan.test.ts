@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { lfView, prevailingLineEnding, withLineEnding } from './line-endings.js';
 import { countLineBreaks, countTextLines, lfViewOf, prevailingLineEndingOf, withLineEndingOf } from './line-scan.js';
 import { countLines } from './text.js';
-import { TimeSlicer } from './time-slice.js';
+import { TimeSlicer } from '../../time-slice.js';
 
 /** A slicer that pauses at every check, so every window boundary is crossed between turns. */
 class EveryTurn extends TimeSlicer {

@@ -4,7 +4,7 @@
  * of short lines held the event loop 350 ms when counted in one go.
  */
 import { countBelow, type LfView, type LineEnding } from './line-endings.js';
-import type { TimeSlicer } from './time-slice.js';
+import type { TimeSlicer } from '../../time-slice.js';
 
 /** The `\n` characters of `text` from `from` (inclusive) to `to` (exclusive). */
 export async function countLineBreaks(text: string, from: number, to: number, slicer: TimeSlicer): Promise<number> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { decodeTextFile, encodeTextFile } from './text-file.js';
-import { TimeSlicer } from './time-slice.js';
+import { TimeSlicer } from '../../time-slice.js';
 import { contentHashInSlices } from './write-guards.js';
 
 /** A slicer that pauses at every check, so every chunk boundary is crossed between turns. */

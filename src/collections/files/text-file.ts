@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { describeNonText, UTF8_BOM } from './text.js';
-import { TimeSlicer } from './time-slice.js';
+import { TimeSlicer } from '../../time-slice.js';
 
 /** A UTF-8 text file taken apart for editing: its text, and whether a byte order mark came first. */
 export interface DecodedTextFile {

@@ -11,7 +11,7 @@ import { recordChange } from './undo.js';
 import { WRITE_FIELDS, WRITE_FILE_DESCRIPTION } from './write-descriptions.js';
 import { backupBeforeChange, contentHashInSlices, refusePrivate, requireFreshRead, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
 import { writeFileOutput } from './output-schemas.js';
-import { TimeSlicer } from './time-slice.js';
+import { TimeSlicer } from '../../time-slice.js';
 
 
 const writeFileInput = z.object({

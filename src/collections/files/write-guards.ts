@@ -8,7 +8,7 @@ import { saveBackup } from './backups.js';
 import type { NumberedLines } from './edit-text.js';
 import { changedSince, firstUnreadLine, readSnapshot } from './read-state.js';
 import { cutLine } from './text.js';
-import { TimeSlicer } from './time-slice.js';
+import { TimeSlicer } from '../../time-slice.js';
 
 /** What every writing tool is built with: the collection's options after validation. */
 export interface WriteToolsContext {

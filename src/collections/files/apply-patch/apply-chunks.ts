@@ -2,7 +2,7 @@ import { ToolError } from '../../../errors/tool-error.js';
 import { closestLines, type NumberedLines } from '../edit-text.js';
 import { lfViewOf, prevailingLineEndingOf } from '../line-scan.js';
 import { plural } from '../text.js';
-import { TimeSlicer } from '../time-slice.js';
+import { TimeSlicer } from '../../../time-slice.js';
 import { formatNumberedLines, lineRange } from '../write-guards.js';
 import type { PatchChunk } from './parse.js';
 

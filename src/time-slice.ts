@@ -1,5 +1,5 @@
 /**
- * Long loops on the main thread (diffs, large replacements) run in slices of a few
+ * Long loops on the main thread (diffs, large replacements, a scan of `/proc`) run in slices of a few
  * milliseconds with a turn of the event loop between them, so one big edit never stalls the
  * other conversations a server is serving.
  */
