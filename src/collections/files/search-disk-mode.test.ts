@@ -75,6 +75,8 @@ async function buildCorpus(seed: number): Promise<void> {
   await put('big/chunks.txt', `${line.repeat(60_000)}needle at the end\n${line.repeat(50_000)}needle again`);
   await put('big/late-binary.txt', Buffer.concat([Buffer.from('needle\n'.repeat(200_000)), Buffer.from([0])]));
   await put('big/late-latin1.txt', Buffer.concat([Buffer.from('needle\n'.repeat(200_000)), Buffer.from([0xe9, 0x0a])]));
+  // A BOM before a first line that is the whole match: `^needle$` must see the line without it.
+  await put('docs/bom-first.md', '\ufeffneedle\r\nother\n');
   await fs.symlink('src', path.join(root, 'link-dir'));
   await fs.symlink('big/chunks.txt', path.join(root, 'link-file.txt'));
 }
@@ -134,6 +136,14 @@ const QUERIES: readonly Record<string, unknown>[] = [
   { pattern: 'needle', path: 'big/chunks.txt', mode: 'lines' },
   { pattern: 'no such text anywhere' },
   { pattern: '\\p{Lu}{6}', mode: 'counts' },
+  // Mode `files` decodes only the lines that hold a required literal, and none when the pattern is its literals.
+  { pattern: '^needle$', limit: 1_000 },
+  { pattern: 'needle\\s*$', limit: 1_000 },
+  { pattern: '(?<=naïve )needle' },
+  { pattern: 'naïve needle' },
+  { pattern: 'café|TODO', limit: 1_000 },
+  { pattern: 'foo\\(bar\\)', limit: 1_000 },
+  { pattern: 'a.b', limit: 1_000 },
 ];
 
 describe('search_files on a local workspace (the worker reads the disk)', () => {

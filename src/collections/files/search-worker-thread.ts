@@ -69,6 +69,15 @@ let regex = /$^/u;
 let whole: RegExp | undefined;
 let required: RequiredText | undefined;
 let mayMatch: ((bytes: Buffer) => boolean) | undefined;
+/** The required literals' bytes, when they are compared exactly (no `i` flag): the lines that can match hold one. */
+let needles: readonly Buffer[] | undefined;
+/** True when the pattern is nothing but those literals, one or several as alternatives. */
+let plainLiterals = false;
+
+/** `text` as a regular expression that matches it literally. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
 
 function init(message: SearchWorkerInit): void {
   ({ mode, maxMatchLineLength, maxFileBytes } = message);
@@ -78,6 +87,9 @@ function init(message: SearchWorkerInit): void {
   whole = message.prefilter ? new RegExp(message.source, `${message.flags}m`) : undefined;
   required = message.required;
   mayMatch = required === undefined ? undefined : compileRequiredText(required);
+  needles = required === undefined || required.caseless ? undefined : required.literals.map((literal) => Buffer.from(literal, 'utf8'));
+  // `Copyright`, `require\(`, `foo|bar`: the pattern is its literals, so finding one is a match.
+  plainLiterals = needles !== undefined && required!.literals.map(escapeRegExp).join('|') === message.source;
   post({ type: 'ready' });
 }
 
@@ -119,6 +131,34 @@ function matchText(text: string, startLine: number, base: number, wanted: number
   }
 }
 
+/**
+ * Mode `files` with exact required literals: whether a line of `bytes` (valid UTF-8) matches,
+ * decoding only the lines that hold one of `needles`, since every matching line does. A file
+ * of megabytes whose pattern sits on its first lines is not decoded whole.
+ */
+function hasMatchingLine(bytes: Buffer, needles: readonly Buffer[]): boolean {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  for (const needle of needles) {
+    // Lines counted so far (for the stuck-pattern report), up to `counted`.
+    let line = 0;
+    let counted = 0;
+    for (let at = bytes.indexOf(needle); at !== -1; ) {
+      // Bytes of a literal found in valid UTF-8 are the literal's characters: no line to decode.
+      if (plainLiterals) return true;
+      const start = bytes.lastIndexOf(0x0a, at) + 1;
+      let end = bytes.indexOf(0x0a, at);
+      if (end === -1) end = bytes.length;
+      for (let newline = bytes.indexOf(0x0a, counted); newline !== -1 && newline < start; newline = bytes.indexOf(0x0a, newline + 1)) line += 1;
+      counted = start;
+      Atomics.store(progress, 1, line);
+      const lineEnd = end > start && bytes[end - 1] === 0x0d ? end - 1 : end;
+      if (regex.test(bytes.toString('utf8', Math.max(start, bom), lineEnd))) return true;
+      at = end + 1 >= bytes.length ? -1 : bytes.indexOf(needle, end + 1);
+    }
+  }
+  return false;
+}
+
 function match(chunk: SearchChunk): ChunkResult {
   Atomics.store(progress, 0, chunk.sequence);
   const result: MutableResult = { count: 0, lines: [] };
@@ -142,6 +182,10 @@ function searchFile(absolute: string, wanted: number): MutableResult {
   if (read.type === 'text') {
     // Most files of a search for a rare pattern end here: their bytes lack what every match needs.
     if (mayMatch !== undefined && !mayMatch(read.bytes)) return result;
+    if (mode === 'files' && needles !== undefined) {
+      if (hasMatchingLine(read.bytes, needles)) result.count = 1;
+      return result;
+    }
     let text = read.bytes.toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     matchText(text, 1, 0, wanted, result);

@@ -40,7 +40,7 @@ export function workerScript(name: string): WorkerScript {
   return script;
 }
 
-/** Options of this thread's that change how modules load, with their values where they take one. */
+/** Options of this thread's that change how modules load, with their values where they take one (profiling options are passed on too). */
 const LOADING_OPTIONS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader', '--conditions', '-C']);
 
 /**
@@ -54,7 +54,8 @@ function typeScriptExecArgv(): string[] {
   for (let index = 0; index < inherited.length; index += 1) {
     const argument = inherited[index]!;
     const name = argument.split('=')[0]!;
-    if (!LOADING_OPTIONS.has(name) && !name.startsWith('--experimental-') && name !== '--enable-source-maps' && name !== '--no-warnings') continue;
+    const carried = LOADING_OPTIONS.has(name) || name.startsWith('--experimental-') || name.startsWith('--cpu-prof') || name.startsWith('--heap-prof') || name === '--enable-source-maps' || name === '--no-warnings';
+    if (!carried) continue;
     kept.push(argument);
     if (LOADING_OPTIONS.has(argument) && index + 1 < inherited.length) kept.push(inherited[(index += 1)]!);
   }
