@@ -214,14 +214,15 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
       const common = await kit.run('search_files', { pattern: 'common', limit: 5 });
       expect(engine(common)).toBe('node');
       for (const [input, expected] of [
-        // A literal found in the first 10: with the byte prefilter a file costs the walk what it costs ripgrep, so the walk goes on.
+        // A pattern with required text is walked: with the byte prefilter a file costs the walk no more than it costs ripgrep.
         [{ pattern: 'rare' }, 'node'],
+        [{ pattern: 'late', limit: 2 }, 'node'],
         // The same without a prefilter (nothing is taken from inside a group): one match in 10 files, 100 would take 1,000 files.
         [{ pattern: '(?:rare)' }, 'ripgrep'],
         [{ pattern: '(?:rare)', mode: 'lines' }, 'ripgrep'],
         [{ pattern: '(?:rare)', limit: 1 }, 'node'], // the limit is reached before the hand-off
         [{ pattern: '(?:rare)', limit: 3 }, 'node'], // 3 would take about 30 files, under 10 times 10
-        [{ pattern: 'late', limit: 2 }, 'ripgrep'], // nothing in the first 10: cut after the hand-off
+        [{ pattern: '(?:late)', limit: 2 }, 'ripgrep'], // nothing in the first 10: cut after the hand-off
       ] as const) {
         const [withRipgrep, withNode] = await Promise.all([kit.run('search_files', input), node.run('search_files', input)]);
         expect([input, engine(withRipgrep)]).toEqual([input, expected]);

@@ -232,7 +232,7 @@ describe.skipIf(rg === undefined ? 'ripgrep (rg) is not on PATH: install it (apt
   };
 
   // `(?:rareMarker)`: nothing is taken from inside a group, so no byte prefilter helps the walk and a hand-off may pay;
-  // `rareMarker` itself, found in the first 300 with the prefilter, is finished by the walk on any tree.
+  // `rareMarker` itself, which the prefilter can test, is walked on any tree.
   it.each([
     [1_000, '(?:rareMarker)', 'node'],
     [4_000, '(?:rareMarker)', 'ripgrep'],

@@ -320,10 +320,7 @@ function walk(job: SearchWalkJob): void {
       textFiles += 1;
       if (result.count > 0) committed += mode === 'lines' ? result.lines.length : 1;
       // Sparse matches: ripgrep reaches the rest sooner than this walk would.
-      // With the byte prefilter (`required`) a file costs this walk about what it costs ripgrep,
-      // so a pattern already found here reaches its limit sooner than a ripgrep scan of the
-      // whole tree would; only one not found at all, or one the prefilter cannot help, goes.
-      if (job.handOff !== undefined && textFiles === job.handOff.probeFiles && committed < job.limit && (required === undefined || committed === 0)) {
+      if (job.handOff !== undefined && textFiles === job.handOff.probeFiles && committed < job.limit) {
         const projected = committed === 0 ? Infinity : (textFiles * job.limit) / committed;
         // On a small tree the walk is nearly done: finishing it is quicker than starting ripgrep over the whole tree.
         if (projected > job.handOff.maxProjectedFiles && filesLeft(job.handOff.minFilesLeft) >= job.handOff.minFilesLeft) handedOffAfter = shown;
