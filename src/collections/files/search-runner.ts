@@ -389,8 +389,7 @@ async function searchOnDisk(
   // The walk starts at once; where matches turn out sparse, it hands the rest to ripgrep,
   // unless the byte prefilter can test the pattern (see PROJECTED_FILES_PER_PROBE_FILE).
   const probeFiles = options.ripgrepAfterFiles;
-  const prefiltered = probeFiles > 0 && requiredText(request.pattern.source, request.pattern.flags) !== undefined;
-  const plan = request.targetIsFile || prefiltered ? undefined : await planRipgrep(request);
+  const plan = request.targetIsFile || (probeFiles > 0 && prefilterIsSelective(request.pattern)) ? undefined : await planRipgrep(request);
   let end: WalkEnd | undefined =
     plan !== undefined && probeFiles === 0
       ? { stoppedByLimit: false, handedOffAfter: '' }
@@ -427,8 +426,9 @@ async function searchOnDisk(
  * more than the walk's last files (a 1,000-file tree: 32 ms with the hand-off, 20 ms
  * without, measured side by side).
  *
- * A pattern with required text (see `search-prefilter.ts`) is never handed off (unless
- * `ripgrepAfterFiles` is 0): with the byte prefilter a file costs the walk no more than it
+ * A pattern whose required text the byte prefilter can look for selectively (see
+ * {@link prefilterIsSelective}) is never handed off (unless `ripgrepAfterFiles` is 0): with
+ * the prefilter a file costs the walk no more than it
  * costs ripgrep, so the hand-off only added a process and a second pass. Measured side by side
  * on the 20,000-file bench tree: `TODO` with `limit: 1000` 346 ms handed off against 94 ms
  * walked (a `docs/` folder without it came first), a rare regex with a literal 291 against
@@ -436,6 +436,15 @@ async function searchOnDisk(
  * 147 ms, a rare literal 1.00 against 0.87 times `rg -l`.
  */
 const PROJECTED_FILES_PER_PROBE_FILE = 10;
+
+/** Characters each required literal needs before the byte prefilter rules out most files: `x` of `[xq]u{2}x\d{3}` rules out almost none. */
+const SELECTIVE_LITERAL_CHARACTERS = 3;
+
+/** True when every file the byte prefilter lets through is likely to matter: each required literal is {@link SELECTIVE_LITERAL_CHARACTERS} long or more. */
+function prefilterIsSelective(pattern: SearchRequest['pattern']): boolean {
+  const required = requiredText(pattern.source, pattern.flags);
+  return required !== undefined && required.literals.every((literal) => literal.length >= SELECTIVE_LITERAL_CHARACTERS);
+}
 
 /** How ripgrep would be asked, or `undefined` when it is off, missing, or cannot express the pattern. */
 async function planRipgrep(request: SearchRequest): Promise<{ program: string; pattern: string } | undefined> {
