@@ -184,7 +184,7 @@ async function ripgrepLines(rg: string, args: readonly string[], cwd: string): P
   return stdout.split('\n').filter(Boolean).length;
 }
 
-async function realTreeCases(rows: string[][], rg: string | undefined): Promise<void> {
+export async function realTreeCases(rows: string[][], rg: string | undefined): Promise<void> {
   if (rg === undefined || !existsSync(REAL_TREE)) {
     rows.push(['real tree', 'skipped: needs rg on PATH and node_modules', '-', '-', '-']);
     return;
@@ -203,7 +203,7 @@ async function realTreeCases(rows: string[][], rg: string | undefined): Promise<
     const ratios: number[] = [];
     for (const { label, input, flags } of cases) {
       const reference = () => ripgrepLines(rg, ['--no-config', '--no-ignore', '--hidden', '-g', '!.git/', ...flags, '--', input.pattern, '.'], REAL_TREE);
-      const result = await compare(async () => ((await runTool(search, input, { session })).data as { matches: unknown[] }).matches.length, reference, { warmup: 1, runs: 5 });
+      const result = await compare(async () => ((await runTool(search, input, { session })).data as { matches: unknown[] }).matches.length, reference, { warmup: 1, runs: 9 });
       ratios.push(result.ratio);
       rows.push([`node_modules, ${label}, ${engine ? 'rg on PATH' : 'ripgrep: false'}`, ms(result.ours), `rg ${ms(result.reference)}`, ratio(result.ratio), `≤ ${target}×; found ${result.lastOurs} / ${result.lastReference}`]);
       record({ suite: 'server', case: `real tree ${label}, ${engine ? 'rg on PATH' : 'no ripgrep'}`, ours: ms(result.ours), reference: `rg ${ms(result.reference)}`, ratio: ratio(result.ratio), target: `≤ ${target}×`, verdict: verdict(result.ratio, target) });

@@ -214,9 +214,12 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
       const common = await kit.run('search_files', { pattern: 'common', limit: 5 });
       expect(engine(common)).toBe('node');
       for (const [input, expected] of [
-        // A pattern with required text is walked: with the byte prefilter a file costs the walk no more than it costs ripgrep.
+        // One case-sensitive literal is walked: with the byte prefilter a file costs the walk no more than it costs ripgrep.
         [{ pattern: 'rare' }, 'node'],
         [{ pattern: 'late', limit: 2 }, 'node'],
+        // Several literals, or a caseless one, cost the prefilter more than ripgrep's one pass: they hand off.
+        [{ pattern: 'rare|zzyzx' }, 'ripgrep'],
+        [{ pattern: 'rare', ignore_case: true }, 'ripgrep'],
         // The same without a prefilter (nothing is taken from inside a group): one match in 10 files, 100 would take 1,000 files.
         [{ pattern: '(?:rare)' }, 'ripgrep'],
         [{ pattern: '(?:rare)', mode: 'lines' }, 'ripgrep'],
