@@ -53,7 +53,9 @@ export interface SpawnedProcess {
   readonly exited: Promise<ProcessExit>;
   /**
    * Sends `signal` to the process, its process group and every descendant seen so far,
-   * including ones that started a session of their own.
+   * including ones that started a session of their own. Returns at once: on Linux the tree is
+   * found by reading `/proc` in slices of a few milliseconds, and the signals follow (several
+   * stops are sent in the order asked).
    */
   stop(signal: NodeJS.Signals): void;
   /** Stops reading the output and lets go of the pipes (a leftover child still holds them). */
