@@ -4,7 +4,7 @@ import { rethrowUnlessFileSystemError, type Workspace } from '../../workspace/wo
 import type { ResolvedReadToolsOptions } from './read-tools.js';
 import { locateRipgrep, ripgrepCandidates, ripgrepGlob, ripgrepPattern, walkOrder, type RipgrepAnswer } from './ripgrep.js';
 import { SearchChannel, type ChannelStop, type FileState, type WalkEnd } from './search-channel.js';
-import { requiredText } from './search-prefilter.js';
+import { requiredText, type RequiredText } from './search-prefilter.js';
 import { acquireSearchWorker, canPrefilter, type FoundMessage, type IncludePattern, type SearchWalkJob } from './search-worker.js';
 import { describeNonText } from './text.js';
 import { walkFiles, type WalkReport } from './walk.js';
@@ -146,6 +146,8 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
     const empty = { matches, searched, limitReached: false, skipped, stopped, engine: 'node' as const };
     return { ...empty, data: { ...empty } };
   }
+  // The text every match needs: the worker's byte prefilter, and whether a hand-off can pay.
+  const required = requiredText(request.pattern.source, request.pattern.flags);
   const channel = new SearchChannel(
     worker,
     {
@@ -154,7 +156,7 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
       mode,
       maxMatchLineLength: options.maxMatchLineLength,
       prefilter: canPrefilter(request.pattern.source),
-      required: requiredText(request.pattern.source, request.pattern.flags),
+      required,
       maxFileBytes: maxSearchFileBytes,
     },
     regexTimeoutMs,
@@ -240,7 +242,7 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
   let engine: SearchOutcome['engine'] = 'node';
   try {
     if (diskMode) {
-      const onDisk = await searchOnDisk(request, channel, matches, skipped);
+      const onDisk = await searchOnDisk(request, channel, matches, skipped, required);
       ({ stoppedByLimit, engine } = onDisk);
       searched = onDisk.searched;
     }
@@ -356,6 +358,7 @@ async function searchOnDisk(
   channel: SearchChannel,
   matches: FileMatch[],
   skipped: Skipped,
+  required: RequiredText | undefined,
 ): Promise<{ stoppedByLimit: boolean; engine: SearchOutcome['engine']; searched: number }> {
   const { options, mode, limit } = request;
   const { workspace, searchTimeoutMs } = options;
@@ -389,7 +392,7 @@ async function searchOnDisk(
   // The walk starts at once; where matches turn out sparse, it hands the rest to ripgrep,
   // unless the byte prefilter can test the pattern (see PROJECTED_FILES_PER_PROBE_FILE).
   const probeFiles = options.ripgrepAfterFiles;
-  const plan = request.targetIsFile || (probeFiles > 0 && prefilterIsSelective(request.pattern)) ? undefined : await planRipgrep(request);
+  const plan = request.targetIsFile || (probeFiles > 0 && prefilterIsSelective(required)) ? undefined : await planRipgrep(request);
   let end: WalkEnd | undefined =
     plan !== undefined && probeFiles === 0
       ? { stoppedByLimit: false, handedOffAfter: '' }
@@ -428,8 +431,8 @@ async function searchOnDisk(
  *
  * A pattern whose required text the byte prefilter looks for as fast as ripgrep (see
  * {@link prefilterIsSelective}) is never handed off (unless `ripgrepAfterFiles` is 0): with
- * the prefilter a file costs the walk no more than it
- * costs ripgrep, so the hand-off only added a process and a second pass. Measured side by side
+ * the prefilter a file costs the walk no more than it costs ripgrep, so the hand-off only
+ * added a process and a second pass. Measured side by side
  * on the 20,000-file bench tree: `TODO` with `limit: 1000` 346 ms handed off against 94 ms
  * walked (a `docs/` folder without it came first), a rare regex with a literal 291 against
  * 205 ms; on this repository's `node_modules`, `require\(` with `limit: 1000` 555 against
@@ -447,8 +450,7 @@ const SELECTIVE_LITERAL_CHARACTERS = 3;
  * looks for them all in one: those keep the hand-off (`quuxNever|zzyzxMarker` in `lines` mode on
  * `node_modules`: 1.37–1.48 times `rg` walked, 1.00–1.04 handed off).
  */
-function prefilterIsSelective(pattern: SearchRequest['pattern']): boolean {
-  const required = requiredText(pattern.source, pattern.flags);
+function prefilterIsSelective(required: RequiredText | undefined): boolean {
   return required !== undefined && !required.caseless && required.literals.length === 1 && required.literals[0]!.length >= SELECTIVE_LITERAL_CHARACTERS;
 }
 

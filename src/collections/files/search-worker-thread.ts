@@ -88,8 +88,9 @@ function init(message: SearchWorkerInit): void {
   required = message.required;
   mayMatch = required === undefined ? undefined : compileRequiredText(required);
   needles = required === undefined || required.caseless ? undefined : required.literals.map((literal) => Buffer.from(literal, 'utf8'));
-  // `Copyright`, `require\(`, `foo|bar`: the pattern is its literals, so finding one is a match.
-  plainLiterals = needles !== undefined && required!.literals.map(escapeRegExp).join('|') === message.source;
+  // `Copyright`, `require\(`, `foo|bar`: the pattern is its literals, so finding one is a match
+  // (a U+FEFF in one could be the byte order mark, which the match leaves out).
+  plainLiterals = needles !== undefined && required!.literals.map(escapeRegExp).join('|') === message.source && !required!.literals.some((literal) => literal.includes('\ufeff'));
   post({ type: 'ready' });
 }
 
@@ -143,8 +144,6 @@ function hasMatchingLine(bytes: Buffer, needles: readonly Buffer[]): boolean {
     let line = 0;
     let counted = 0;
     for (let at = bytes.indexOf(needle); at !== -1; ) {
-      // Bytes of a literal found in valid UTF-8 are the literal's characters: no line to decode.
-      if (plainLiterals) return true;
       const start = bytes.lastIndexOf(0x0a, at) + 1;
       let end = bytes.indexOf(0x0a, at);
       if (end === -1) end = bytes.length;
@@ -183,7 +182,9 @@ function searchFile(absolute: string, wanted: number): MutableResult {
     // Most files of a search for a rare pattern end here: their bytes lack what every match needs.
     if (mayMatch !== undefined && !mayMatch(read.bytes)) return result;
     if (mode === 'files' && needles !== undefined) {
-      if (hasMatchingLine(read.bytes, needles)) result.count = 1;
+      // With plain literals the prefilter's hit above is the match: a literal's bytes found in
+      // valid UTF-8 are the literal's characters.
+      if (plainLiterals || hasMatchingLine(read.bytes, needles)) result.count = 1;
       return result;
     }
     let text = read.bytes.toString('utf8');
