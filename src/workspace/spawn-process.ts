@@ -96,6 +96,8 @@ export function spawnProcess(file: string, args: readonly string[], options: Spa
   program.onStarted?.((pid) => {
     if (requested !== undefined) void tree.signal(pid, requested);
   });
+  // Started here without a PID: it never ran. Through the host: its marker finds it.
+  const mayBeRunning = (): boolean => program.pid !== undefined || program.hosted;
 
   const handle: SpawnedProcess = {
     get pid() {
@@ -105,8 +107,7 @@ export function spawnProcess(file: string, args: readonly string[], options: Spa
     stderr: program.stderr,
     exited: program.exited,
     stop(signal) {
-      // Started here without a PID: it never ran. Through the host: its marker finds it.
-      if (program.pid === undefined && !program.hosted) return;
+      if (!mayBeRunning()) return;
       requested = signal;
       // The scan of /proc that finds the whole tree runs in slices: this returns at once.
       void tree.signal(program.pid, signal);
@@ -118,7 +119,7 @@ export function spawnProcess(file: string, args: readonly string[], options: Spa
     },
   };
   running.set(handle, () => {
-    if (program.pid !== undefined || program.hosted) tree.signalNow(program.pid, 'SIGKILL');
+    if (mayBeRunning()) tree.signalNow(program.pid, 'SIGKILL');
   });
   void program.exited.then((exit) => {
     // A program whose host died is stopped: nothing of it keeps running unseen.
