@@ -112,7 +112,20 @@ describe('find_files', () => {
       'No files match `src/*.ts` in `src` (0 files looked at). A pattern with "/" matches paths relative to the folder searched (`src`); try "**/*.ts" to match the name at any depth.',
     );
     expect((await kit.run('find_files', { pattern: '*', path: 'src/a.ts' })).text).toBe('`src/a.ts` is a file, not a folder.');
+    expect((await kit.run('find_files', { pattern: '*', path: 'src/nope' })).text).toBe('The folder `src/nope` does not exist. Check the path with list_directory.');
     expect((await kit.run('find_files', { pattern: '*', path: '../outside' })).isError).toBe(true);
     expect((await kit.run('find_files', { pattern: '' })).text).toMatch(/^Invalid arguments for find_files: `pattern`: /);
+  });
+
+  // The search worker, not the workspace, finds out whether the folder is one: it says so and
+  // the workspace's own words follow.
+  it('follows a link to a folder inside, and names the folder that is gone, the root included', async () => {
+    await kit.put('src/a.ts', '');
+    await fs.symlink('src', path.join(kit.root, 'linked'));
+    expect((await kit.run('find_files', { pattern: '*.ts', path: 'linked' })).text).toBe('Found 1 file matching `*.ts` in `src`, newest first:\nsrc/a.ts');
+    await fs.rm(path.join(kit.root, 'src'), { recursive: true });
+    expect((await kit.run('find_files', { pattern: '*.ts', path: 'linked' })).text).toBe('The folder `src` does not exist. Check the path with list_directory.');
+    await fs.rm(kit.root, { recursive: true });
+    expect((await kit.run('find_files', { pattern: '*.ts' })).text).toBe('The folder `.` does not exist. Check the path with list_directory.');
   });
 });

@@ -1,12 +1,15 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import picomatch from 'picomatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTool } from '../../run-tool.js';
 import { createSession } from '../../session.js';
 import { Workspace } from '../../workspace/workspace.js';
 import { globFolders } from './glob-prefix.js';
-import { compileGlob } from './find-files.js';
+import { compileGlob, globForWorker, SMALL_FOLDER_NAMES } from './find-files.js';
+import { findInSmallFolder } from './folder-listing.js';
+import { findInWorker } from './search-worker.js';
 import { createReadOnlyFileTools } from './read-tools.js';
 
 describe('globFolders', () => {
@@ -42,6 +45,13 @@ describe('globFolders', () => {
       expect(globFolders(glob).base, glob).toBeUndefined();
     }
     expect(globFolders('a/b/+(c)/x.js').base).toBe('a/b');
+  });
+
+  it('says when one listing answers the glob: every match directly in its literal folder part', () => {
+    for (const glob of ['docs/*.md', 'docs/api/index.md', 'src/a b/*.js', 'docs/a**']) expect(globFolders(glob).oneFolder, glob).toBe(true);
+    for (const glob of ['pkg-1/**/*.js', 'docs/**', 'packages/pkg-0/*/index.ts', 'a/b/+(c)/x.js', '*/x.js', '*.ts']) expect(globFolders(glob).oneFolder, glob).toBeUndefined();
+    // `**` inside a name is a `*`: it does not reach into folders.
+    expect(picomatch('docs/a**', { dot: true })('docs/ab/c.md')).toBe(false);
   });
 });
 
@@ -145,6 +155,26 @@ describe('find_files with the walk started at the glob and folders pruned', () =
       // Both walks look at the same files, so their replies agree word for word.
       expect(worker.text, pattern).toBe(workspace.text);
     }
+  });
+
+  it('answers a glob of one small folder on this thread exactly as the search worker does', async () => {
+    const signal = new AbortController().signal;
+    const oneFolder = globs.filter((glob) => {
+      compileGlob(glob, 'pattern');
+      return globForWorker(glob).oneFolder === true;
+    });
+    expect(oneFolder.length).toBeGreaterThanOrEqual(8);
+    for (const glob of oneFolder) {
+      const job = { start: root, root, skipped: ['node_modules', '.git', 'bin', 'obj', '.toolbelt'], include: globForWorker(glob), keep: 3 };
+      const here = findInSmallFolder(job, SMALL_FOLDER_NAMES);
+      expect(here, glob).toBeDefined();
+      expect(here, glob).toEqual(await findInWorker(job, signal));
+    }
+    // A folder with more names than the bound (7 files and `deep/` here) is left to the worker, whole.
+    const job = { start: root, root, skipped: [], include: globForWorker('pkg-0/src/mod-1/*.js'), keep: 3 };
+    expect(findInSmallFolder(job, 8)).toEqual(await findInWorker(job, signal));
+    expect(findInSmallFolder(job, 7)).toBeUndefined();
+    expect(findInSmallFolder({ ...job, include: globForWorker('pkg-0/**/*.js') }, 1_000)).toBeUndefined();
   });
 
   it('starts at the glob below a path given, as the whole walk from that path finds', async () => {

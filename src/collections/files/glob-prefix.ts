@@ -16,6 +16,8 @@ export interface GlobFolders {
    * match lies below it, so a walk may start there. Absent when the glob starts with a wildcard.
    */
   readonly base?: string;
+  /** True when every match is a file directly in {@link base} (`docs/*.md`): one listing answers the glob. */
+  readonly oneFolder?: true;
 }
 
 /** Braces or parentheses that hold a `/`: the glob cannot be taken apart segment by segment. */
@@ -41,7 +43,8 @@ export function globFolders(cleaned: string): GlobFolders {
   const expressions = patterns.map((pattern) => picomatch.makeRe(pattern, { dot: true }));
   const folders = { source: expressions.map((expression) => `(?:${expression.source})`).join('|'), flags: expressions[0]!.flags };
   const base = literalBase(cleaned, folderSegments.length);
-  return base === undefined ? { folders } : { folders, base };
+  if (base === undefined) return { folders };
+  return globstar === -1 && base.split('/').length === folderSegments.length ? { folders, base, oneFolder: true } : { folders, base };
 }
 
 /**

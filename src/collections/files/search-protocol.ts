@@ -79,7 +79,10 @@ export interface SearchWalkJob {
  */
 export interface FindJob {
   readonly type: 'find';
-  /** Canonical absolute path of the folder to walk. */
+  /**
+   * Canonical absolute path of the folder to walk, checked against the workspace's bounds but
+   * not yet found to be a folder: the worker looks (see {@link FindAnswer.startMissing}).
+   */
   readonly start: string;
   /** The workspace root, for the paths shown. */
   readonly root: string;
@@ -120,6 +123,8 @@ export interface FindAnswer {
   readonly newest: PackedFiles;
   /** Folders that could not be listed, relative to the workspace root. */
   readonly unreadable: readonly string[];
+  /** True when {@link FindJob.start} was not a folder (or out of reach); nothing else was looked at. */
+  readonly startMissing?: true;
 }
 
 /** An include glob for the worker: it matches when the path equals `glob` or `regex` matches the path (or, with `basename`, the file name). */
@@ -135,6 +140,8 @@ export interface IncludePattern {
   readonly folders?: { readonly source: string; readonly flags: string };
   /** The glob's literal folder part (path from the start), where a walk may begin (see `glob-prefix.ts`). */
   readonly base?: string;
+  /** True when every match is a file directly in {@link base}. */
+  readonly oneFolder?: true;
 }
 
 /** A file the disk-mode worker reports: one that matched or that it did not search. */
@@ -265,7 +272,9 @@ export interface WalkerFindJob {
   readonly type: 'find';
   readonly id: number;
   readonly job: Omit<FindJob, 'type'>;
+  /** The folders both threads share: each takes the next with `Atomics.add(taken, 0, 1)`. */
   readonly folders: readonly PendingFolder[];
+  readonly taken: Int32Array;
 }
 
 /** A file to search (`f`: absolute path, path shown) or a folder that could not be listed (`u`). */

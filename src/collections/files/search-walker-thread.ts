@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { emptyListing, folderFilter, includer, listingContext, packFiles, walkFolders } from './folder-listing.js';
+import { emptyListing, folderFilter, includer, listingContext, packFiles, walkShared } from './folder-listing.js';
 import { SearchFileReader } from './search-file-reader.js';
 import { lowerThisThreadsPriority } from './search-priority.js';
 import { compileRequiredText } from './search-prefilter.js';
@@ -50,7 +50,7 @@ function find(message: WalkerFindJob): void {
   // Always answer, or the search worker would wait for ever: an error goes back to be thrown there.
   let error: string | undefined;
   try {
-    walkFolders(message.folders, listingContext(message.job), state);
+    walkShared(message.folders, message.taken, listingContext(message.job), state);
   } catch (thrown) {
     error = String((thrown as Error | undefined)?.stack ?? thrown);
   }

@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MessageChannel, parentPort, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { addListing, emptyListing, firstFolder, listFolder, listingContext, newestFirst, packFiles, walkFolders } from './folder-listing.js';
+import { addListing, emptyListing, findAnswer, firstFolder, isFolder, listFolder, listingContext, startMissing, walkShared } from './folder-listing.js';
 import {
   CLAIM,
   CLAIM_VERDICTS,
@@ -20,7 +20,6 @@ import {
   SHARE_FOLDERS,
   type ChunkResult,
   type FileVerdict,
-  type FindAnswer,
   type FindJob,
   type FoundFile,
   type FoundMessage,
@@ -30,6 +29,7 @@ import {
   type SearchWorkerInit,
   type SearchWorkerRequest,
   type WalkEntry,
+  type WalkerFindJob,
   type WalkerMessage,
   type WalkerSearchJob,
   type WorkerMessage,
@@ -407,10 +407,16 @@ function walk(job: SearchWalkJob): void {
 }
 
 /**
- * find_files: breadth first until there are enough folders to share, then each thread walks
- * half of them depth first; the walker's half comes back in one message.
+ * find_files: breadth first until there are enough folders to share, then both threads take
+ * them one at a time (each walked depth first) until none is left, so a thread that starts
+ * late or meets a large folder does not leave the other waiting; the walker's part comes
+ * back in one message.
  */
 function find(job: FindJob): void {
+  if (!isFolder(job.start)) {
+    port.postMessage(startMissing());
+    return;
+  }
   const context = listingContext(job);
   const state = emptyListing();
   const first = firstFolder(job, context, state);
@@ -420,26 +426,22 @@ function find(job: FindJob): void {
     for (const folder of frontier) listFolder(folder, context, state, next);
     frontier = next;
   }
-  const theirs = frontier.filter((_, index) => index % 2 === 1);
   const id = (walkId += 1);
-  const thread = theirs.length === 0 ? undefined : walker !== undefined && walkerPort !== undefined ? { walker, port: walkerPort } : startWalker();
+  const thread = frontier.length < 2 ? undefined : walker !== undefined && walkerPort !== undefined ? { walker, port: walkerPort } : startWalker();
+  const taken = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   if (thread !== undefined) {
     const { type: _type, ...rest } = job;
-    thread.walker.postMessage({ type: 'find', id, job: rest, folders: theirs });
+    thread.walker.postMessage({ type: 'find', id, job: rest, folders: frontier, taken } satisfies WalkerFindJob);
   }
-  walkFolders(
-    frontier.filter((_, index) => index % 2 === 0),
-    context,
-    state,
-  );
+  walkShared(frontier, taken, context, state);
   if (thread !== undefined) {
     const answer = nextFromWalker(thread.port, id, (message) => message.found !== undefined)!;
     if (answer.found === undefined) throw new Error('The find_files walker thread sent a batch instead of its answer.');
     if ('error' in answer && answer.error !== undefined) throw new Error(`The find_files walker thread failed: ${answer.error}`);
     addListing(state, answer.found);
   }
-  const newest = packFiles(state, newestFirst(state, job.keep));
-  port.postMessage({ type: 'listed', walked: state.walked, total: state.shown.length, newest, unreadable: state.unreadable } satisfies FindAnswer, [newest.mtimes.buffer as ArrayBuffer]);
+  const listed = findAnswer(state, job.keep);
+  port.postMessage(listed, [listed.newest.mtimes.buffer as ArrayBuffer]);
 }
 
 // Answers go out in order; a result worth keeping (a match, a file passed over) goes out at once
