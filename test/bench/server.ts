@@ -292,7 +292,7 @@ export async function smallTreeCase(rows: string[][], rg: string | undefined): P
 }
 
 /** Glob shapes for find_files on the bench tree: anchored in a folder (recursive, one level, several levels), with a wildcard folder, and unanchored. */
-const GLOB_SHAPES = ['packages/pkg-1/**/*.ts', 'packages/pkg-0/src/user/*.ts', 'packages/*/src/index.ts', 'docs/*.md', '**/*.snap'];
+const GLOB_SHAPES = ['packages/pkg-1/**/*.ts', 'packages/pkg-0/src/user/*.ts', 'packages/*/src/user/*.ts', 'docs/*.md', '**/*.snap'];
 
 /**
  * The issue's own anchored cases, each on a tree shaped as it describes: `pkg-<p>/src/mod-<m>/file-<f>.js`,
