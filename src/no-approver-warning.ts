@@ -13,7 +13,7 @@ let warned = false;
 /** The developer's warning for a refused call of `toolName`. */
 export function noApproverWarningText(toolName: string): string {
   return (
-    `agent-toolbelt refused a ${toolName} call: it needs a person's approval, and no \`approve\` function was given to ask for one (the model was told it was not run). ` +
+    `agent-toolbelt refused a call to ${toolName}: it needs a person's approval, and no \`approve\` function was given to ask for one (the model was told it was not run). ` +
     `To ask a person, pass \`approve\` to runTool or the \`onApproval\` option to the adapter; ` +
     `to let the tool run unasked, pass \`needsApproval: { ${toolName}: false }\` or \`mode: 'auto'\`. This warning is shown once.`
   );

@@ -112,7 +112,7 @@ describe('a call that needs approval in a host that cannot ask', () => {
         [
           'AgentToolbeltWarning',
           NO_APPROVER_WARNING_CODE,
-          "agent-toolbelt refused a write_file call: it needs a person's approval, and no `approve` function was given to ask for one (the model was told it was not run). To ask a person, pass `approve` to runTool or the `onApproval` option to the adapter; to let the tool run unasked, pass `needsApproval: { write_file: false }` or `mode: 'auto'`. This warning is shown once.",
+          "agent-toolbelt refused a call to write_file: it needs a person's approval, and no `approve` function was given to ask for one (the model was told it was not run). To ask a person, pass `approve` to runTool or the `onApproval` option to the adapter; to let the tool run unasked, pass `needsApproval: { write_file: false }` or `mode: 'auto'`. This warning is shown once.",
         ],
       ]);
       expect(await fs.readFile(path.join(folder, 'notes.txt'), 'utf8')).toBe('hello\n');
