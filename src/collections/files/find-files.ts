@@ -119,8 +119,9 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
     input: findFilesInput,
     async execute(input, context) {
       const local = listsLocalDisk(workspace);
-      // On the local disk the worker finds out whether the start is a folder, which saves a
-      // thread-pool round trip per call (a sixth of a small find); the workspace says why not.
+      // On the local disk the listing (here or in the worker) finds out whether the start is a
+      // folder, which saves a thread-pool round trip per call (a sixth of a small find); the
+      // workspace says why when it is not.
       const start = local ? await workspace.resolve(orRoot(input.path)) : await workspace.resolveDirectory(orRoot(input.path));
       if (!start.exists) await workspace.resolveDirectory(orRoot(input.path));
       const matches = compileGlob(input.pattern, 'pattern');
