@@ -119,11 +119,12 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
     input: findFilesInput,
     async execute(input, context) {
       const local = listsLocalDisk(workspace);
+      const folder = orRoot(input.path);
       // On the local disk the listing (here or in the worker) finds out whether the start is a
       // folder, which saves a thread-pool round trip per call (a sixth of a small find); the
       // workspace says why when it is not.
-      const start = local ? await workspace.resolve(orRoot(input.path)) : await workspace.resolveDirectory(orRoot(input.path));
-      if (!start.exists) await workspace.resolveDirectory(orRoot(input.path));
+      const start = local ? await workspace.resolve(folder) : await workspace.resolveDirectory(folder);
+      if (!start.exists) await workspace.resolveDirectory(folder);
       const matches = compileGlob(input.pattern, 'pattern');
       const include = globForWorker(input.pattern);
       let listed: Listed | 'start-missing' | undefined;
@@ -135,7 +136,7 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
         listed = await findThroughWorkspace(workspace, start.absolute, matches, include, skippedFolders, context.signal);
       }
       if (listed === 'start-missing') {
-        await workspace.resolveDirectory(orRoot(input.path));
+        await workspace.resolveDirectory(folder);
         throw new ToolError(`\`${start.relative}\` changed while find_files looked at it. Call find_files again.`);
       }
       if (listed === undefined || context.signal.aborted) throw new ToolError('find_files was cancelled.');

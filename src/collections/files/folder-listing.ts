@@ -117,10 +117,16 @@ export function listingContext(job: Pick<FindJob, 'skipped' | 'include' | 'root'
  * way that cannot be read is noted in `state`, as the walk would note it.
  */
 export function firstFolder(job: Pick<FindJob, 'start' | 'include'>, context: ListingContext, state: ListingState): PendingFolder | undefined {
+  return reachFirstFolder(job, context, state)?.folder;
+}
+
+/** {@link firstFolder}, with the size its lookup gave the folder reached (none for the start, which it does not look up). */
+function reachFirstFolder(job: Pick<FindJob, 'start' | 'include'>, context: ListingContext, state: ListingState): { folder: PendingFolder; bytes?: number } | undefined {
   const base = job.include.base;
-  if (base === undefined) return { absolute: job.start, fromStart: '' };
+  if (base === undefined) return { folder: { absolute: job.start, fromStart: '' } };
   let absolute = job.start;
   let fromStart = '';
+  let bytes = 0;
   for (const name of base.split('/')) {
     if (context.skipped.has(name)) return undefined;
     const next = absolute + path.sep + name;
@@ -138,8 +144,9 @@ export function firstFolder(job: Pick<FindJob, 'start' | 'include'>, context: Li
     if (stats === undefined || !stats.isDirectory()) return undefined;
     absolute = next;
     fromStart = nextFromStart;
+    bytes = stats.size;
   }
-  return { absolute, fromStart };
+  return { folder: { absolute, fromStart }, bytes };
 }
 
 /**
@@ -188,9 +195,10 @@ export function findInSmallFolder(job: Omit<FindJob, 'type'>, maxNames: number):
   if (!isFolder(job.start)) return startMissing();
   const context = listingContext(job);
   const state = emptyListing();
-  const folder = firstFolder(job, context, state);
-  if (folder !== undefined) {
-    if (folderBytes(folder.absolute) > FOLDER_BLOCK_BYTES + maxNames * FOLDER_BYTES_PER_NAME) return undefined;
+  const reached = reachFirstFolder(job, context, state);
+  if (reached !== undefined) {
+    const { folder, bytes = 0 } = reached;
+    if (bytes > FOLDER_BLOCK_BYTES + maxNames * FOLDER_BYTES_PER_NAME) return undefined;
     const listed = listUpTo(folder.absolute, maxNames);
     if (listed === 'too many') return undefined;
     if (listed === 'unreadable') state.unreadable.push(context.shown(folder.fromStart));
@@ -207,15 +215,6 @@ export function findInSmallFolder(job: Omit<FindJob, 'type'>, maxNames: number):
  */
 const FOLDER_BYTES_PER_NAME = 32;
 const FOLDER_BLOCK_BYTES = 4_096;
-
-/** The size a folder's own entry gives (0 when it cannot be looked at: the listing will say). */
-function folderBytes(absolute: string): number {
-  try {
-    return fs.lstatSync(absolute, { throwIfNoEntry: false })?.size ?? 0;
-  } catch {
-    return 0;
-  }
-}
 
 /** A folder's entries when it has at most `maxNames`, read a batch at a time so a larger one costs no more than that to turn down. */
 function listUpTo(absolute: string, maxNames: number): fs.Dirent[] | 'too many' | 'unreadable' {
@@ -259,7 +258,7 @@ function addEntries(folder: PendingFolder, listed: readonly fs.Dirent[], context
 }
 
 /**
- * Dates one file (its modification time, and where a link points) into `files`. A file gone
+ * Dates one file (its modification time, and where a link points) into `state`. A file gone
  * since the listing, or out of reach (a path over PATH_MAX, a folder listed but not entered),
  * is left out, as find_files' walk through the workspace leaves it out.
  */
