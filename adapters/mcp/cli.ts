@@ -24,7 +24,7 @@ function packageVersion(): string {
 async function main(args: readonly string[]): Promise<void> {
   if (args[0] === 'serve-workspace') {
     // The box end of connectWorkspace(): core only, nothing MCP-specific is loaded.
-    const { runServeWorkspaceCommand } = await import('../../src/workspace/remote/serve-command.js');
+    const { runServeWorkspaceCommand } = await import('../../src/box-server/serve-command.js');
     process.exit(await runServeWorkspaceCommand(args.slice(1), packageVersion()));
   }
   const parsed = parseCli(args);

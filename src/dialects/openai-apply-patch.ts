@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseCreateDiff, parseUpdateDiff, type PatchOperation } from '../collections/files/apply-patch/parse.js';
 import { APPLY_PATCH_DESCRIPTION, createPatchTool } from '../collections/files/apply-patch/tool.js';
-import type { WriteToolsContext } from '../collections/files/write-guards.js';
+import type { WriteToolsContext } from '../collections/files/guard/write-guards.js';
 
 const operationInput = z.object({
   operation: z.discriminatedUnion('type', [

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { applyPatchOperations, patchPolicyPaths } from '../collections/files/apply-patch/apply.js';
-import { plural } from '../collections/files/text.js';
-import { writePolicy, type WriteToolsContext } from '../collections/files/write-guards.js';
+import { plural } from '../collections/files/text/text.js';
+import { writePolicy, type WriteToolsContext } from '../collections/files/guard/write-guards.js';
 import { ToolError } from '../errors/tool-error.js';
 import type { Session } from '../session.js';
 import { defineTool, type ToolContext, type ToolDefinition, type ToolKind, type ToolOutput } from '../tool.js';

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createReadOnlyFileTools } from '../../src/collections/files/read-tools.js';
-import { locateRipgrep } from '../../src/collections/files/ripgrep.js';
+import { locateRipgrep } from '../../src/collections/files/search/ripgrep.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
 import { Workspace } from '../../src/workspace/workspace.js';

@@ -61,7 +61,7 @@ let bundle: Promise<string> | undefined;
 export function serverBundle(): Promise<string> {
   bundle ??= (async () => {
     const outfile = path.join(temporaryFolder('toolbelt-bundle-'), 'serve-workspace.mjs');
-    const built = spawnSync(NODE, [path.join(REPOSITORY, 'src/workspace/remote/build-server-bundle.mjs'), outfile], { encoding: 'utf8', timeout: 60_000 });
+    const built = spawnSync(NODE, [path.join(REPOSITORY, 'src/box-server/build-server-bundle.mjs'), outfile], { encoding: 'utf8', timeout: 60_000 });
     if (built.status !== 0) throw new Error(`Building the server bundle failed: ${built.stderr}`);
     return outfile;
   })();

@@ -7,9 +7,9 @@ import { measureEventLoopBlock } from '../../../test/support/event-loop.js';
 import { runTool } from '../../run-tool.js';
 import { createSession } from '../../session.js';
 import { Workspace } from '../../workspace/workspace.js';
-import { locateRipgrep } from './ripgrep.js';
+import { locateRipgrep } from './search/ripgrep.js';
 import { createReadOnlyFileTools } from './read-tools.js';
-import { MAX_SEARCH_WORKERS } from './search-worker.js';
+import { MAX_SEARCH_WORKERS } from './search/worker-pool.js';
 
 const ripgrep = await locateRipgrep(true);
 if (ripgrep === undefined) console.warn('Skipping the ripgrep half of the concurrent search test: rg is not on PATH (apt-get install ripgrep).');

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
 import { errorCode } from '../../workspace/workspace.js';
-import { recordWrite } from './read-state.js';
-import { countLines, plural } from './text.js';
-import { recordChange } from './undo.js';
+import { recordWrite } from './guard/read-state.js';
+import { countLines, plural } from './text/text.js';
+import { recordChange } from './guard/undo.js';
 import { CREATE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
-import { contentHash, refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
+import { contentHash, refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './guard/write-guards.js';
 import { createFileOutput } from './output-schemas.js';
 
 const createFileInput = z.object({

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
-import { backupBeforeChange, refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
-import { forgetRead } from './read-state.js';
-import { recordChange } from './undo.js';
+import { backupBeforeChange, refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './guard/write-guards.js';
+import { forgetRead } from './guard/read-state.js';
+import { recordChange } from './guard/undo.js';
 import { DELETE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
 import { deleteFileOutput } from './output-schemas.js';
 

@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSession } from '../../session.js';
-import { recordRead } from './read-state.js';
+import { recordRead } from './guard/read-state.js';
 import { makeWriteKit, type WriteKit } from './test-support/write-kit.js';
 
 let kit: WriteKit;

@@ -3,13 +3,13 @@ import { diffLines } from 'diff';
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
-import { summarizeEdit } from './edit-diff.js';
-import { closestLines, replaceExactText, type NumberedLines } from './edit-text.js';
-import { recordWrite } from './read-state.js';
-import { decodeTextFile, encodeTextFile } from './text-file.js';
-import { formatBytes, plural } from './text.js';
+import { summarizeEdit } from './text/edit-diff.js';
+import { closestLines, replaceExactText, type NumberedLines } from './text/edit-text.js';
+import { recordWrite } from './guard/read-state.js';
+import { decodeTextFile, encodeTextFile } from './text/text-file.js';
+import { formatBytes, plural } from './text/text.js';
 import { TimeSlicer } from '../../time-slice.js';
-import { recordChange } from './undo.js';
+import { recordChange } from './guard/undo.js';
 import { EDIT_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
 import {
   backupBeforeChange,
@@ -21,7 +21,7 @@ import {
   withPathLocks,
   writePolicy,
   type WriteToolsContext,
-} from './write-guards.js';
+} from './guard/write-guards.js';
 import { editFileOutput } from './output-schemas.js';
 
 /** Changed lines shown in an `edit_file` reply; more are counted, not shown. */

@@ -5,13 +5,13 @@ import { defineTool, type ToolDefinition } from '../../tool.js';
 import { rethrowUnlessFileSystemError } from '../../workspace/workspace.js';
 import { FIND_FILES_DESCRIPTION, FIND_PATTERN_FIELD, fillDescription, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { listsLocalDisk } from './search-runner.js';
-import { findInWorker, type FindAnswer, type IncludePattern } from './search-worker.js';
-import { capReply, formatCount, orRoot, plural, shownName } from './text.js';
-import { walkFiles, type WalkReport } from './walk.js';
+import { listsLocalDisk } from './search/run-search.js';
+import { findInWorker, type FindAnswer, type IncludePattern } from './search/worker-pool.js';
+import { capReply, formatCount, orRoot, plural, shownName } from './text/text.js';
+import { walkFiles, type WalkReport } from './search/walk.js';
 import { findFilesOutput } from './output-schemas.js';
-import { findInSmallFolder, folderFilter, unpackPaths } from './folder-listing.js';
-import { globFolders } from './glob-prefix.js';
+import { findInSmallFolder, folderFilter, unpackPaths } from './search/folder-listing.js';
+import { globFolders } from './search/glob-prefix.js';
 
 /** Modification times are looked up for this many files at a time. */
 const STAT_BATCH = 64;

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { measureEventLoopBlock } from '../../../test/support/event-loop.js';
 import { runTool } from '../../run-tool.js';
 import { createApplyPatchTool } from './apply-patch/tool.js';
-import { MAX_DIFF_CHARACTERS } from './line-diff.js';
-import { recordRead } from './read-state.js';
+import { MAX_DIFF_CHARACTERS } from './text/line-diff.js';
+import { recordRead } from './guard/read-state.js';
 import { makeWriteKit, type WriteKit } from './test-support/write-kit.js';
 
 /** Puts a file and records a whole read of it (read_file pages a large file; paging is tested elsewhere). */

@@ -7,14 +7,14 @@ import { createApplyPatchTool } from './apply-patch/tool.js';
 import { createCreateFileTool } from './create-file.js';
 import { createDeleteFileTool } from './delete-file.js';
 import { createEditFileTool } from './edit-file.js';
-import { fileToolsInPlace, runToolInPlace, runToolsInPlace, stepOptions, undoInPlace } from './in-box.js';
+import { fileToolsInPlace, runToolInPlace, runToolsInPlace, stepOptions, undoInPlace } from './in-box/in-place-tools.js';
 import { createMoveFileTool } from './move-file.js';
 import { READ_TOOLS_INSTRUCTIONS } from './read-descriptions.js';
 import { createReadTools, validateReadToolsOptions, type ReadToolsOptions } from './read-tools.js';
-import { beginUndoUnit, undoLastUnit, type UndoResult } from './undo.js';
+import { beginUndoUnit, undoLastUnit, type UndoResult } from './guard/undo.js';
 import { WRITE_TOOLS_INSTRUCTIONS } from './write-descriptions.js';
 import { createWriteFileTool } from './write-file.js';
-import type { WriteToolsContext } from './write-guards.js';
+import type { WriteToolsContext } from './guard/write-guards.js';
 
 /** Options of {@link createFileTools}: those of the reading tools, plus backups. */
 export interface FileToolsOptions extends ReadToolsOptions {
@@ -133,4 +133,4 @@ function validateFileToolsOptions(options: FileToolsOptions) {
   return { ...read, keepBackups, applyPatch };
 }
 
-export type { UndoneFile, SkippedFile, UndoResult } from './undo.js';
+export type { UndoneFile, SkippedFile, UndoResult } from './guard/undo.js';

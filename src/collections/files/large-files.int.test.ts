@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readSnapshot } from './read-state.js';
+import { readSnapshot } from './guard/read-state.js';
 import { makeReadKit, type ReadKit } from './test-support/read-kit.js';
 
 const TWO_GB = 2 * 1024 ** 3;

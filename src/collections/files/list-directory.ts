@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../tool.js';
 import { fillDescription, LIST_DIRECTORY_DESCRIPTION, PATH_FIELD } from './read-descriptions.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { capReply, formatCount, orRoot, plural, shownName } from './text.js';
+import { capReply, formatCount, orRoot, plural, shownName } from './text/text.js';
 import { listDirectoryOutput } from './output-schemas.js';
 
 /** Characters kept free at the end of a listing for the note on what was left out. */

@@ -3,10 +3,10 @@ import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
 import { errorCode } from '../../workspace/workspace.js';
 import { makeParents } from './create-file.js';
-import { forgetRead, readSnapshot, recordRead } from './read-state.js';
-import { fingerprint, recordChange } from './undo.js';
+import { forgetRead, readSnapshot, recordRead } from './guard/read-state.js';
+import { fingerprint, recordChange } from './guard/undo.js';
 import { MOVE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
-import { refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './write-guards.js';
+import { refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './guard/write-guards.js';
 import { moveFileOutput } from './output-schemas.js';
 
 const moveFileInput = z.object({

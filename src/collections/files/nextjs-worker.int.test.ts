@@ -46,7 +46,7 @@ describe.skipIf(missing !== undefined)('the search worker in a Next.js route han
 
   beforeAll(async () => {
     // The package is packed from dist: build it when the worker modules are missing (CI builds first).
-    if (!existsSync(path.join(repository, 'dist/src/collections/files/search-worker-thread.js'))) {
+    if (!existsSync(path.join(repository, 'dist/src/collections/files/search/search-worker-thread.js'))) {
       await run(process.execPath, [path.join(repository, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: repository });
     }
     await fs.mkdir(path.join(repository, '.vitest'), { recursive: true });

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { readSnapshot } from './read-state.js';
+import { readSnapshot } from './guard/read-state.js';
 import { makeReadKit, type ReadKit } from './test-support/read-kit.js';
 
 let kit: ReadKit;

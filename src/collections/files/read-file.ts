@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool, type ToolDefinition } from '../../tool.js';
-import { LONG_LINE_LIMIT_BYTES, readPage, type Page, type PageEnd } from './line-reader.js';
+import { LONG_LINE_LIMIT_BYTES, readPage, type Page, type PageEnd } from './text/line-reader.js';
 import { fillDescription, PATH_FIELD, READ_FIELDS, READ_FILE_DESCRIPTION } from './read-descriptions.js';
-import { recordRead } from './read-state.js';
+import { recordRead } from './guard/read-state.js';
 import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { formatBytes, formatCount, shownName } from './text.js';
+import { formatBytes, formatCount, shownName } from './text/text.js';
 import { readFileOutput } from './output-schemas.js';
 
 const readFileInput = z.object({

@@ -1,12 +1,12 @@
 import type { ToolCollection, ToolDefinition } from '../../tool.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { createFindFilesTool } from './find-files.js';
-import { fileToolsInPlace, runToolsInPlace, stepOptions } from './in-box.js';
+import { fileToolsInPlace, runToolsInPlace, stepOptions } from './in-box/in-place-tools.js';
 import { createListDirectoryTool } from './list-directory.js';
 import { READ_TOOLS_INSTRUCTIONS } from './read-descriptions.js';
 import { createReadFileTool } from './read-file.js';
-import { locateRipgrep } from './ripgrep.js';
-import { prepareRipgrepHost } from './ripgrep-process.js';
+import { locateRipgrep } from './search/ripgrep.js';
+import { prepareRipgrepHost } from './search/ripgrep-process.js';
 import { createSearchFilesTool } from './search-files.js';
 
 /** Replies of the reading tools are capped at this many characters (the reference products' limit). */

@@ -10,7 +10,7 @@
  * protocol reaches nothing the local workspace cannot. Bytes travel as base64 strings.
  */
 import type { PathErrorReason } from '../../errors/path-error.js';
-import type { FileToolStep, FileUndoStep, SessionChanges, SessionSlice, StepOutcome, StepProgress } from '../../collections/files/in-box.js';
+import type { FileToolStep, FileUndoStep, SessionChanges, SessionSlice, StepOutcome, StepProgress } from '../../collections/files/in-box/in-place-tools.js';
 
 /** Sent in the handshake by both ends; a different name is not this protocol. */
 export const PROTOCOL_NAME = 'agent-toolbelt-workspace';

@@ -1,9 +1,9 @@
 import { ToolError } from '../../../errors/tool-error.js';
-import { closestLines, type NumberedLines } from '../edit-text.js';
-import { lfViewOf, prevailingLineEndingOf } from '../line-scan.js';
-import { plural } from '../text.js';
+import { closestLines, type NumberedLines } from '../text/edit-text.js';
+import { lfViewOf, prevailingLineEndingOf } from '../text/line-scan.js';
+import { plural } from '../text/text.js';
 import { TimeSlicer } from '../../../time-slice.js';
-import { formatNumberedLines, lineRange } from '../write-guards.js';
+import { formatNumberedLines, lineRange } from '../guard/write-guards.js';
 import type { PatchChunk } from './parse.js';
 
 /** What {@link applyChunks} made of a file. */

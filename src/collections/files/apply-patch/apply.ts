@@ -4,12 +4,12 @@ import type { ToolOutput } from '../../../tool.js';
 import { errorCode } from '../../../workspace/workspace.js';
 import { makeParents } from '../create-file.js';
 import { MAX_EDIT_FILE_BYTES } from '../edit-file.js';
-import type { NumberedLines } from '../edit-text.js';
-import { forgetRead, recordWrite } from '../read-state.js';
-import { unifiedLineDiff } from '../line-diff.js';
-import { decodeTextFile, encodeTextFile } from '../text-file.js';
-import { formatBytes, plural } from '../text.js';
-import { fingerprint, recordChange } from '../undo.js';
+import type { NumberedLines } from '../text/edit-text.js';
+import { forgetRead, recordWrite } from '../guard/read-state.js';
+import { unifiedLineDiff } from '../text/line-diff.js';
+import { decodeTextFile, encodeTextFile } from '../text/text-file.js';
+import { formatBytes, plural } from '../text/text.js';
+import { fingerprint, recordChange } from '../guard/undo.js';
 import {
   backupBeforeChange,
   contentHashInSlices,
@@ -18,7 +18,7 @@ import {
   withPathLocks,
   type PolicyPath,
   type WriteToolsContext,
-} from '../write-guards.js';
+} from '../guard/write-guards.js';
 import { applyChunks } from './apply-chunks.js';
 import type { PatchOperation } from './parse.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../../../errors/tool-error.js';
 import { defineTool, type ToolDefinition, type ToolKind } from '../../../tool.js';
-import { writePolicy, type WriteToolsContext } from '../write-guards.js';
+import { writePolicy, type WriteToolsContext } from '../guard/write-guards.js';
 import { applyPatchOperations, patchPolicyPaths } from './apply.js';
 import { parsePatch, type PatchOperation } from './parse.js';
 

@@ -15,7 +15,7 @@ import { createEditFileTool } from '../edit-file.js';
 import { createMoveFileTool } from '../move-file.js';
 import { createWriteFileTool } from '../write-file.js';
 import { createFileTools } from '../index.js';
-import type { WriteToolsContext } from '../write-guards.js';
+import type { WriteToolsContext } from '../guard/write-guards.js';
 
 /** A real temporary folder with a workspace on it, the file tools, and a session. */
 export interface WriteKit {

@@ -1,0 +1,194 @@
+/**
+ * The walker, a thread the search worker starts (`search-worker-thread.ts`): for a search it
+ * lists folders (links never followed, skipped folders and folders the include glob rules out
+ * not entered, entries in name order, files before subfolders) and sends the files to search
+ * in batches, at most {@link WALK_BATCHES_AHEAD} ahead of the reading, and, when the pattern
+ * has required text, reads and screens the newest files it sent while the worker is busy
+ * with older ones (see `CLAIM`); for `find_files` it walks the half of the folders it is
+ * given and answers in one message.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { emptyListing, folderFilter, includer, listingContext, packFiles, walkShared } from './folder-listing.js';
+import { SearchFileReader } from './file-reader.js';
+import { lowerThisThreadsPriority } from './priority.js';
+import { compileRequiredText } from './prefilter.js';
+import {
+  CLAIM,
+  CONTROL_SLOTS,
+  WALK_BATCH_ENTRIES,
+  WALK_BATCHES_AHEAD,
+  type PendingFolder,
+  type WalkEntry,
+  type WalkerData,
+  type WalkerFindJob,
+  type WalkerMessage,
+  type WalkerSearchJob,
+} from './protocol.js';
+
+lowerThisThreadsPriority();
+const { port, control: controlMemory } = workerData as WalkerData;
+const control = new Int32Array(controlMemory);
+/** Buffers for screening files, made at the first search that screens. */
+let reader: SearchFileReader | undefined;
+
+/** Posts on the port (moving `transfer`) and says so in the control memory, so the search worker wakes up. */
+function postToWorker(message: WalkerMessage, transfer: ArrayBuffer[] = []): void {
+  port.postMessage(message, transfer);
+  Atomics.add(control, CONTROL_SLOTS.posted, 1);
+  Atomics.notify(control, CONTROL_SLOTS.posted);
+}
+
+function byName(a: fs.Dirent, b: fs.Dirent): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** find_files: the folders the search worker shared, walked here; the answer goes back in one message. */
+function find(message: WalkerFindJob): void {
+  const state = emptyListing();
+  // Always answer, or the search worker would wait for ever: an error goes back to be thrown there.
+  let error: string | undefined;
+  try {
+    walkShared(message.folders, message.taken, listingContext(message.job), state);
+  } catch (thrown) {
+    error = String((thrown as Error | undefined)?.stack ?? thrown);
+  }
+  const found = { walked: state.walked, files: packFiles(state), unreadable: state.unreadable };
+  postToWorker(error === undefined ? { id: message.id, found } : { id: message.id, found, error }, [found.files.mtimes.buffer as ArrayBuffer]);
+}
+
+/** Batches the search worker has to go before the walker screens files instead of listing more folders. */
+const LOW_WATER_BATCHES = 4;
+
+/** The files of one posted batch, with their claim slots (see `CLAIM`). */
+interface Posted {
+  readonly entries: readonly WalkEntry[];
+  readonly claims: Int32Array;
+}
+
+function walk(job: WalkerSearchJob): void {
+  const stopped = (): boolean => Atomics.load(control, CONTROL_SLOTS.stop) !== job.id;
+  const backlog = (): number => Atomics.load(control, CONTROL_SLOTS.posted) - Atomics.load(control, CONTROL_SLOTS.taken);
+  const skipped = new Set(job.skipped);
+  const included = includer(job.include);
+  const mayHoldMatches = folderFilter(job.include);
+  const screen = job.screen === undefined ? undefined : { ...job.screen, mayMatch: compileRequiredText(job.screen.required) };
+  /** Posted batches that may still hold files to screen, oldest first. */
+  const posted: Posted[] = [];
+  /** The next file to screen, going back from the newest: a batch in `posted` and an entry in it. */
+  let cursor = { batch: -1, entry: -1 };
+  /** Where screening stood when a newer batch went out, to go on from there once the newer one is done. */
+  const resume: { batch: number; entry: number }[] = [];
+  let entries: WalkEntry[] = [];
+  let sent = 0;
+  const send = (end: boolean): void => {
+    for (;;) {
+      const taken = Atomics.load(control, CONTROL_SLOTS.taken);
+      if (Atomics.load(control, CONTROL_SLOTS.posted) - taken < WALK_BATCHES_AHEAD || stopped()) break;
+      Atomics.wait(control, CONTROL_SLOTS.taken, taken, 100);
+    }
+    if (screen === undefined) postToWorker({ id: job.id, entries, end });
+    else {
+      const claims = new SharedArrayBuffer(4 * entries.length);
+      postToWorker({ id: job.id, entries, end, claims });
+      posted.push({ entries, claims: new Int32Array(claims) });
+      if (cursor.batch >= 0) resume.push(cursor);
+      // Older batches are the worker's by now, or screened already.
+      if (posted.length > 2 * WALK_BATCHES_AHEAD) {
+        posted.shift();
+        for (const position of resume) position.batch -= 1;
+      }
+      cursor = { batch: posted.length - 1, entry: entries.length - 1 };
+    }
+    entries = [];
+    sent += 1;
+  };
+  /**
+   * Screens the newest file not taken yet; false when there is none. Going back from the
+   * newest file, a slot already taken means the files before it are the worker's, or were
+   * screened before a newer batch went out (then screening goes on where it stood).
+   */
+  const screenOne = (): boolean => {
+    if (screen === undefined) return false;
+    for (;;) {
+      if (cursor.batch < 0) {
+        const previous = resume.pop();
+        if (previous === undefined) return false;
+        cursor = previous;
+        continue;
+      }
+      const batch = posted[cursor.batch]!;
+      if (cursor.entry < 0) {
+        cursor = { batch: cursor.batch - 1, entry: (posted[cursor.batch - 1]?.entries.length ?? 0) - 1 };
+        continue;
+      }
+      const index = cursor.entry;
+      const entry = batch.entries[index]!;
+      cursor.entry -= 1;
+      if (entry[0] === 'u') continue;
+      if (Atomics.compareExchange(batch.claims, index, CLAIM.free, CLAIM.screening) !== CLAIM.free) {
+        cursor = { batch: -1, entry: -1 };
+        continue;
+      }
+      Atomics.store(batch.claims, index, screenFile(entry[1], screen));
+      Atomics.notify(batch.claims, index);
+      return true;
+    }
+  };
+  const pending: PendingFolder[] = [{ absolute: job.start, fromStart: '' }];
+  const listNext = (): void => {
+    const folder = pending.pop()!;
+    let listed: fs.Dirent[];
+    try {
+      listed = fs.readdirSync(folder.absolute, { withFileTypes: true });
+    } catch {
+      entries.push(['u', '', folder.fromStart === '' ? job.startShown : job.shownPrefix + folder.fromStart]);
+      return;
+    }
+    listed.sort(byName);
+    const prefix = folder.fromStart === '' ? '' : `${folder.fromStart}/`;
+    const subfolders: PendingFolder[] = [];
+    for (const entry of listed) {
+      if (entry.isDirectory()) {
+        const fromStart = prefix + entry.name;
+        if (!skipped.has(entry.name) && mayHoldMatches(fromStart)) subfolders.push({ absolute: folder.absolute + path.sep + entry.name, fromStart });
+      } else if (entry.isFile()) {
+        const fromStart = prefix + entry.name;
+        if (included(fromStart)) {
+          entries.push(['f', folder.absolute + path.sep + entry.name, job.shownPrefix + fromStart]);
+        }
+      }
+    }
+    for (let index = subfolders.length - 1; index >= 0; index -= 1) pending.push(subfolders[index]!);
+  };
+  while (pending.length > 0 && !stopped()) {
+    // Listing comes first while the worker is short of files; otherwise the newest files are screened.
+    if (backlog() >= LOW_WATER_BATCHES && screenOne()) continue;
+    listNext();
+    // Small batches first, so reading starts at once; larger ones after; and at once when the worker waits.
+    if (entries.length >= (sent < 4 ? 16 : WALK_BATCH_ENTRIES) || (entries.length > 0 && backlog() === 0)) send(false);
+  }
+  send(true);
+  // The last files are screened while the worker reaches them.
+  while (!stopped() && screenOne());
+  reader?.releaseWholeBuffer();
+}
+
+/** Reads one file for the search worker and says what it found, as a `CLAIM` state. */
+function screenFile(absolute: string, screen: { readonly maxFileBytes: number; readonly mayMatch: (bytes: Buffer) => boolean }): number {
+  reader ??= new SearchFileReader();
+  const read = reader.read(absolute, screen.maxFileBytes);
+  if (read.type === 'text') return screen.mayMatch(read.bytes) ? CLAIM.mayMatch : CLAIM.noMatch;
+  if (read.type === 'large') {
+    // Left to the worker, which reads large files in chunks.
+    fs.closeSync(read.fd);
+    return CLAIM.mayMatch;
+  }
+  return read.verdict === 'binary' ? CLAIM.binary : read.verdict === 'not-utf8' ? CLAIM.notUtf8 : read.verdict === 'too-large' ? CLAIM.tooLarge : CLAIM.unreadable;
+}
+
+parentPort!.on('message', (job: WalkerSearchJob | WalkerFindJob) => {
+  if (job.type === 'find') find(job);
+  else walk(job);
+});

@@ -1,0 +1,164 @@
+/**
+ * The main thread's side of the search workers: starting them (from their own module,
+ * `search-worker-thread.ts`, found by {@link workerScript}), at most one per core, handing
+ * them from search to search, and `find_files`' walk on one. The messages are in `search-protocol.ts`; they
+ * are re-exported here for the modules that imported them from this file.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { FindAnswer, FindJob, SearchWorkerInit, WorkerMessage } from './protocol.js';
+import { workerScript } from './worker-script.js';
+
+export {
+  PATH_BYTES,
+  READING,
+  type ChunkResult,
+  type FileVerdict,
+  type FindAnswer,
+  type FindJob,
+  type FoundFile,
+  type FoundMessage,
+  type IncludePattern,
+  type SearchChunk,
+  type SearchWalkJob,
+  type SearchWorkerInit,
+  type SearchWorkerRequest,
+  type WorkerMessage,
+} from './protocol.js';
+
+/** How long an idle worker waits for the next search before it is stopped. */
+const IDLE_WORKER_MS = 30_000;
+
+/**
+ * Search workers running at once, at most: one per core (at least two, at most sixteen).
+ * Each search keeps two threads busy (the worker and its walker), so more at once would
+ * only share the same cores, hold more memory, and leave the event loop's thread waiting
+ * for a core behind them; a search past the cap waits for a worker instead.
+ */
+export const MAX_SEARCH_WORKERS = Math.min(16, Math.max(2, availableParallelism()));
+
+/** Workers started and not exited, busy or idle. */
+let live = 0;
+/** Workers whose search ended normally, kept for the next one: starting a worker blocks this thread for milliseconds. */
+const idle: { readonly worker: Worker; readonly timer: NodeJS.Timeout }[] = [];
+/** Searches waiting for a worker, first come first served. */
+const waiting: ((worker: Worker) => void)[] = [];
+const ignoreError = (): void => undefined;
+
+function startWorker(): Worker {
+  const script = workerScript('search-worker-thread');
+  const worker = new Worker(script.url, script.options);
+  live += 1;
+  worker.once('exit', () => {
+    live -= 1;
+    const index = idle.findIndex((entry) => entry.worker === worker);
+    if (index !== -1) clearTimeout(idle.splice(index, 1)[0]!.timer);
+    // A worker that ended (terminated after a stuck pattern, or crashed) makes room for one that waits.
+    if (waiting.length > 0 && live < MAX_SEARCH_WORKERS) waiting.shift()!(startWorker());
+  });
+  return worker;
+}
+
+/** An idle worker made ready for a new search: its idle timer and listeners removed, holding the process open again. */
+function wake(entry: { readonly worker: Worker; readonly timer: NodeJS.Timeout }): Worker {
+  clearTimeout(entry.timer);
+  entry.worker.off('error', ignoreError);
+  entry.worker.ref();
+  return entry.worker;
+}
+
+/**
+ * A search worker for one search: an idle one when there is one, a new one while fewer than
+ * {@link MAX_SEARCH_WORKERS} run, else the next one to come free. Resolves with `undefined`
+ * when `signal` stops the wait first. Give the worker back with {@link releaseSearchWorker}
+ * when its search ended normally; terminate it otherwise (its place goes to the next search).
+ */
+export async function acquireSearchWorker(signal: AbortSignal): Promise<Worker | undefined> {
+  if (signal.aborted) return undefined;
+  const entry = idle.pop();
+  let worker: Worker | undefined = entry === undefined ? undefined : wake(entry);
+  if (worker === undefined && live < MAX_SEARCH_WORKERS) worker = startWorker();
+  if (worker !== undefined) return worker;
+  return new Promise<Worker | undefined>((resolve) => {
+    const onAbort = (): void => {
+      const index = waiting.indexOf(take);
+      if (index !== -1) waiting.splice(index, 1);
+      resolve(undefined);
+    };
+    const take = (given: Worker): void => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(given);
+    };
+    waiting.push(take);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Runs a {@link FindJob} on a search worker: the walk costs a synchronous call per folder
+ * there, instead of a thread-pool round trip per folder on this thread, and never blocks it.
+ * Resolves with `undefined` when `signal` stopped it first.
+ */
+export async function findInWorker(job: Omit<FindJob, 'type'>, signal: AbortSignal): Promise<FindAnswer | undefined> {
+  const worker = await acquireSearchWorker(signal);
+  if (worker === undefined) return undefined;
+  if (signal.aborted) {
+    releaseSearchWorker(worker);
+    return undefined;
+  }
+  let settle: (answer: FindAnswer | undefined, error?: Error) => void = () => undefined;
+  const answered = new Promise<FindAnswer | undefined>((resolve, reject) => {
+    settle = (answer, error) => (error === undefined ? resolve(answer) : reject(error));
+  });
+  const onMessage = (message: WorkerMessage): void => {
+    if (message.type === 'listed') settle(message);
+  };
+  const onError = (error: Error): void => settle(undefined, error);
+  const onExit = (code: number): void => settle(undefined, new Error(`The find_files worker exited with code ${code}.`));
+  const onAbort = (): void => settle(undefined);
+  worker.on('message', onMessage);
+  worker.on('error', onError);
+  worker.on('exit', onExit);
+  signal.addEventListener('abort', onAbort, { once: true });
+  let answer: FindAnswer | undefined;
+  try {
+    worker.postMessage({ type: 'find', ...job } satisfies FindJob);
+    answer = await answered;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    worker.off('message', onMessage);
+    worker.off('error', onError);
+    worker.off('exit', onExit);
+    // A walk stopped half way cannot be interrupted: the worker goes, the next search starts another.
+    if (answer === undefined) void worker.terminate();
+    else releaseSearchWorker(worker);
+  }
+  return answer;
+}
+
+/**
+ * Gives back a worker whose search ended normally: to the search waiting longest, or kept
+ * idle for the next one for {@link IDLE_WORKER_MS}. The caller removes its own listeners first.
+ */
+export function releaseSearchWorker(worker: Worker): void {
+  const next = waiting.shift();
+  if (next !== undefined) {
+    next(worker);
+    return;
+  }
+  worker.unref();
+  // An idle worker that dies is forgotten by its exit listener (see startWorker); meanwhile its error is not this process's.
+  worker.on('error', ignoreError);
+  const timer = setTimeout(() => void worker.terminate(), IDLE_WORKER_MS);
+  timer.unref();
+  idle.push({ worker, timer });
+}
+
+/**
+ * True when testing a whole chunk at once (with the `m` flag) can only miss if no line matches,
+ * so a chunk without a whole-text match can be skipped. Lookarounds could see past a line's
+ * end and `$` could stop at a `\r`, so patterns with them are matched line by line only.
+ */
+export function canPrefilter(source: string): boolean {
+  return !/\(\?<?[=!]/.test(source) && !source.includes('$');
+}
