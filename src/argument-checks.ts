@@ -4,7 +4,6 @@
  * `Cannot read properties of undefined` from deep inside.
  * @module
  */
-import type { RunToolOptions } from './run-tool.js';
 import type { ToolCollection, ToolDefinition } from './tool.js';
 
 /** A value as a message shows it: `undefined`, `"text"` (string), `42` (number), an object's keys. */
@@ -53,7 +52,7 @@ export function assertCollections(value: unknown, caller: string): asserts value
 }
 
 /** Throws a `TypeError` naming the fix when `runTool` is called without a tool, options or a session. */
-export function assertRunToolArguments(tool: unknown, options: RunToolOptions | undefined): void {
+export function assertRunToolArguments(tool: unknown, options: unknown): void {
   if (!isTool(tool)) {
     throw new TypeError(
       `Expected the first argument of runTool to be a tool (from defineTool, or a collection's \`tools\`), got ${describeValue(tool)}. If you looked it up with \`tools.find(…)\`, check the tool's name.`,
@@ -64,7 +63,7 @@ export function assertRunToolArguments(tool: unknown, options: RunToolOptions | 
       `runTool needs options with the conversation's session, got ${describeValue(options)}. Call \`runTool(tool, input, { session })\` with \`const session = createSession()\`, one per conversation.`,
     );
   }
-  const session: unknown = options.session;
+  const session: unknown = (options as { readonly session?: unknown }).session;
   if (typeof session !== 'object' || session === null) {
     throw new TypeError(
       `Expected the \`session\` option of runTool to be a Session, got ${describeValue(session)}. Create one per conversation with \`createSession()\` and call \`runTool(tool, input, { session })\`.`,

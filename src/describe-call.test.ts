@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileTools } from './collections/files/index.js';
+import { createFileTools } from './dialects/file-tools.js';
 import { createShellTools } from './collections/shell/index.js';
 import { describeToolCall } from './describe-call.js';
 import { Workspace } from './workspace/workspace.js';

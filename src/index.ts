@@ -84,15 +84,17 @@ export {
 export type { SessionStoreDefaults } from './stores/store-options.js';
 
 // Workspace
-export { isInside, MAX_LINK_HOPS, MAX_PATH_LENGTH, MAX_SEGMENT_BYTES, PRIVATE_FOLDER, Workspace } from './workspace/workspace.js';
+export { isInside, MAX_LINK_HOPS, MAX_PATH_LENGTH, MAX_SEGMENT_BYTES } from './workspace/path-jail.js';
+export { PRIVATE_FOLDER } from './workspace/private-folder.js';
+export { Workspace } from './workspace/workspace.js';
 export type { AtomicWriteOptions, ResolvedPath, ResolveOptions, WorkspaceCapabilities } from './workspace/workspace.js';
 export { connectWorkspace, DEFAULT_CONNECT_TIMEOUT_MS } from './workspace/remote/connect.js';
 export type { CommandConnectOptions, ConnectWorkspaceOptions, SandboxConnectOptions } from './workspace/remote/connect.js';
 export { RemoteWorkspace } from './workspace/remote/remote-workspace.js';
-export type { WorkspaceJobs } from './workspace/remote/remote-workspace.js';
+export type { WorkspaceJobs } from './workspace/workspace-jobs.js';
 export type { SandboxProcessLike, SandboxSessionLike } from './workspace/remote/sandbox-session.js';
 export { PROTOCOL_VERSION as REMOTE_WORKSPACE_PROTOCOL_VERSION } from './workspace/remote/protocol.js';
-export type { WireJob as RemoteJob } from './workspace/remote/protocol.js';
+export type { WireJob as RemoteJob } from './workspace/workspace-jobs.js';
 export { withPathLock } from './workspace/path-lock.js';
 
 // Background jobs (issue: shell and jobs)
@@ -100,12 +102,12 @@ export { DEFAULT_JOB_MAX_OUTPUT_CHARACTERS, DEFAULT_JOB_MAX_RUNTIME_MS, Job, Job
 export type { BackgroundOptions, JobStatus, JobSummary } from './background/index.js';
 export type { BackgroundContext } from './tool.js';
 export { spawnProcess } from './workspace/spawn-process.js';
-export type { ProcessExit, SpawnedProcess, SpawnProcessOptions } from './workspace/spawn-process.js';
+export type { ProcessExit, SpawnedProcess, SpawnProcessOptions } from './workspace/spawned-process.js';
 
 // Collections: files
 export { createReadOnlyFileTools } from './collections/files/read-tools.js';
-export type { ReadToolsOptions } from './collections/files/read-tools.js';
-export { createFileTools } from './collections/files/index.js';
+export type { ReadToolsOptions } from './collections/files/read-options.js';
+export { createFileTools } from './dialects/file-tools.js';
 export type { FileToolCollection, FileToolsOptions, SkippedFile, UndoneFile, UndoResult } from './collections/files/index.js';
 export { parsePatch } from './collections/files/apply-patch/parse.js';
 export type { ChunkLine, PatchChunk, PatchOperation } from './collections/files/apply-patch/parse.js';
@@ -115,9 +117,9 @@ export type { PatchedFile } from './collections/files/apply-patch/apply.js';
 export { dispatchToolCalls, resolvePendingToolCalls } from './tool-call-dispatch.js';
 export type { CallOutcome, DispatchOptions, ModelToolCall, PendingCall } from './tool-call-dispatch.js';
 export { nativeInstructions, nativeTools, toolsWithNative } from './dialects/native-tools.js';
-export type { NativeFileTools, NativeProvider, NativeTools, NativeToolsOptions } from './dialects/native-tools.js';
+export type { NativeFileTools, TextEditorOptions } from './collections/files/index.js';
+export type { NativeProvider, NativeTools, NativeToolsOptions } from './dialects/native-tools.js';
 export { TEXT_EDITOR_NAME } from './dialects/text-editor.js';
-export type { TextEditorOptions } from './dialects/text-editor.js';
 export { BASH_NAME } from './dialects/bash.js';
 export { OPENAI_SHELL_NAME } from './dialects/openai-shell.js';
 export type { OpenAIShellData, ShellCommandOutput } from './dialects/openai-shell.js';

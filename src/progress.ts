@@ -1,5 +1,5 @@
 import stripAnsi from 'strip-ansi';
-import { OutputRing } from './background/output-ring.js';
+import { OutputRing } from './output-ring.js';
 
 /**
  * What a tool reports while it runs, through {@link ToolContext.onProgress}. A string is

@@ -1,7 +1,7 @@
 import type { ApprovalMode } from '../../src/approval.js';
 import { settingThatAllows, type ApprovalSetting } from './approval-policy.js';
 import type { McpCliOptions } from './cli-options.js';
-import type { RefusedCall } from './index.js';
+import type { RefusedCall } from './server-options.js';
 
 const MODE_EFFECTS: Record<ApprovalMode, string> = {
   ask: 'reading, creating, editing and moving files run unasked',

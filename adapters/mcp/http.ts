@@ -3,9 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createSession, type Session, type ToolCollection } from '../../src/index.js';
-import { carriesToken, refusedOrigin } from './http-security.js';
+import { carriesToken, refusedOrigin, type RequestPolicy } from './http-security.js';
 import { answerNodeRequest } from './node-request.js';
-import { createMcpServer, type McpServerOptions } from './index.js';
+import { createMcpServer } from './server.js';
+import type { McpServerOptions } from './server-options.js';
 
 /** Largest request body accepted: 4 MiB (a `write_file` of a large file fits). */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -73,7 +74,7 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
   validateHttpOptions(options);
   // Fails now, not at the first initialize, when an option of the server is wrong.
   void createMcpServer(collections, serverOptions);
-  const policy = { allowedHosts: allowedHosts ?? (token === undefined ? [] : undefined), allowedOrigins };
+  const gate: RequestGate = { policy: { allowedHosts: allowedHosts ?? (token === undefined ? [] : undefined), allowedOrigins }, token, maxBodyBytes };
   const sessions = new Map<string, OpenSession>();
   const sweep = setInterval(() => {
     const cutoff = Date.now() - sessionIdleMs;
@@ -82,22 +83,9 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
   sweep.unref();
 
   async function handleRequest(request: Request): Promise<Response> {
-    const refusal = refusedOrigin(request.headers, policy);
-    if (refusal !== undefined) return errorResponse(403, refusal);
-    if (token !== undefined && !carriesToken(request.headers.get('authorization'), token)) {
-      return errorResponse(401, 'This server needs its token: send `Authorization: Bearer <token>` with every request.', { 'WWW-Authenticate': 'Bearer realm="agent-toolbelt"' });
-    }
-    let parsedBody: unknown;
-    if (request.method === 'POST') {
-      const declared = Number(request.headers.get('content-length') ?? 0);
-      const body = declared > maxBodyBytes ? undefined : await readBody(request.body, maxBodyBytes);
-      if (body === undefined) return errorResponse(413, `The request body is larger than ${maxBodyBytes.toLocaleString('en-US')} bytes, the most this server accepts.`);
-      try {
-        parsedBody = JSON.parse(body);
-      } catch {
-        return errorResponse(400, 'The request body is not JSON; send a JSON-RPC message.', {}, -32700);
-      }
-    }
+    const admitted = await admitRequest(request, gate);
+    if ('refusal' in admitted) return admitted.refusal;
+    const { parsedBody } = admitted;
     const id = request.headers.get('mcp-session-id');
     const open = id === null ? undefined : sessions.get(id);
     if (id !== null && open === undefined) return errorResponse(404, `There is no session \`${id}\` (it ended or expired); start a new one with initialize.`, {}, -32001);
@@ -106,30 +94,15 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
       const response = await open.transport.handleRequest(request, { parsedBody });
       // A GET is the client's standing stream for server messages: open as long as the client
       // is, so only the streams answering requests count as work in progress.
-      return request.method === 'POST' ? track(open, response) : response;
+      return request.method === 'POST' ? trackStream(open, response) : response;
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
       return errorResponse(400, 'Send the `Mcp-Session-Id` header of your session, or start one with an initialize request.');
     }
-    if (sessions.size >= maxSessions && !closeIdlest()) {
+    if (sessions.size >= maxSessions && !closeIdlest(sessions)) {
       return errorResponse(503, `This server keeps at most ${maxSessions} session${maxSessions === 1 ? '' : 's'} open, and each is busy with a call; try again when one has finished.`, { 'Retry-After': '60' });
     }
     return startSession(request, parsedBody);
-  }
-
-  /**
-   * Makes room at the limit: many clients never end their sessions, so the one idle longest
-   * (nothing streaming) is closed, as it would be on expiry. False when every session is busy.
-   */
-  function closeIdlest(): boolean {
-    let idlest: OpenSession | undefined;
-    for (const open of sessions.values()) {
-      if (open.openStreams === 0 && (idlest === undefined || open.lastActive < idlest.lastActive)) idlest = open;
-    }
-    if (idlest === undefined) return false;
-    if (idlest.transport.sessionId !== undefined) sessions.delete(idlest.transport.sessionId);
-    void idlest.transport.close();
-    return true;
   }
 
   async function startSession(request: Request, parsedBody: unknown): Promise<Response> {
@@ -149,35 +122,10 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
       void session.close();
     };
     const response = await transport.handleRequest(request, { parsedBody });
-    if (opened !== undefined) return track(opened, response);
+    if (opened !== undefined) return trackStream(opened, response);
     // The initialize was refused (a bad version, a bad header): no session was made to keep.
     await transport.close();
     return response;
-  }
-
-  /** Counts a streamed answer as activity until it ends, so a long call is never idle. */
-  function track(open: OpenSession, response: Response): Response {
-    open.lastActive = Date.now();
-    if (response.body === null) return response;
-    open.openStreams += 1;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      open.openStreams -= 1;
-      open.lastActive = Date.now();
-    };
-    const reader = response.body.getReader();
-    const stream = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = await reader.read();
-        if (!next.done) return controller.enqueue(next.value);
-        finish();
-        controller.close();
-      },
-      cancel: (reason) => (finish(), reader.cancel(reason)),
-    });
-    return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers });
   }
 
   return {
@@ -191,6 +139,75 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
       await Promise.all([...sessions.values()].map((open) => open.transport.close()));
     },
   };
+}
+
+/** What a request has to pass before it reaches a session. */
+interface RequestGate {
+  readonly policy: RequestPolicy;
+  readonly token: string | undefined;
+  readonly maxBodyBytes: number;
+}
+
+/**
+ * The answer for a request refused before it reaches a session (its origin, its token, its
+ * body's size or syntax), or the body it sent, parsed (`undefined` when it is not a POST).
+ */
+async function admitRequest(request: Request, gate: RequestGate): Promise<{ readonly refusal: Response } | { readonly parsedBody: unknown }> {
+  const { policy, token, maxBodyBytes } = gate;
+  const refusal = refusedOrigin(request.headers, policy);
+  if (refusal !== undefined) return { refusal: errorResponse(403, refusal) };
+  if (token !== undefined && !carriesToken(request.headers.get('authorization'), token)) {
+    return { refusal: errorResponse(401, 'This server needs its token: send `Authorization: Bearer <token>` with every request.', { 'WWW-Authenticate': 'Bearer realm="agent-toolbelt"' }) };
+  }
+  if (request.method !== 'POST') return { parsedBody: undefined };
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  const body = declared > maxBodyBytes ? undefined : await readBody(request.body, maxBodyBytes);
+  if (body === undefined) return { refusal: errorResponse(413, `The request body is larger than ${maxBodyBytes.toLocaleString('en-US')} bytes, the most this server accepts.`) };
+  try {
+    return { parsedBody: JSON.parse(body) };
+  } catch {
+    return { refusal: errorResponse(400, 'The request body is not JSON; send a JSON-RPC message.', {}, -32700) };
+  }
+}
+
+/**
+ * Makes room at the limit: many clients never end their sessions, so the one idle longest
+ * (nothing streaming) is closed, as it would be on expiry. False when every session is busy.
+ */
+function closeIdlest(sessions: Map<string, OpenSession>): boolean {
+  let idlest: OpenSession | undefined;
+  for (const open of sessions.values()) {
+    if (open.openStreams === 0 && (idlest === undefined || open.lastActive < idlest.lastActive)) idlest = open;
+  }
+  if (idlest === undefined) return false;
+  if (idlest.transport.sessionId !== undefined) sessions.delete(idlest.transport.sessionId);
+  void idlest.transport.close();
+  return true;
+}
+
+/** Counts a streamed answer as activity until it ends, so a long call is never idle. */
+function trackStream(open: OpenSession, response: Response): Response {
+  open.lastActive = Date.now();
+  if (response.body === null) return response;
+  open.openStreams += 1;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    open.openStreams -= 1;
+    open.lastActive = Date.now();
+  };
+  const reader = response.body.getReader();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await reader.read();
+      if (!next.done) return controller.enqueue(next.value);
+      finish();
+      controller.close();
+    },
+    cancel: (reason) => (finish(), reader.cancel(reason)),
+  });
+  return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** The body as text, or `undefined` once it grows past the limit (the rest is not read). */

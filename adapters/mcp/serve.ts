@@ -18,7 +18,8 @@ import { cliApprovalHint } from './cli-approval-hint.js';
 import type { McpCliHttpOptions, McpCliOptions } from './cli-options.js';
 import { readToken } from './cli-token.js';
 import { listenMcpHttp } from './http-listen.js';
-import { createMcpServer, type McpServerOptions } from './index.js';
+import { createMcpServer } from './server.js';
+import type { McpServerOptions } from './server-options.js';
 
 /** The collections the command line asks for. Throws for a missing root or a wrong shell option, naming it. */
 export function cliCollections(options: McpCliOptions): ToolCollection[] {

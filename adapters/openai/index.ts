@@ -156,8 +156,8 @@ function argumentsText(value: unknown): string {
 export { OPENAI_FUNCTION_NAME_PATTERN } from './specs.js';
 export { dropNullOptionals, toFunctionParameters, toLooseParameters } from './strict-schema.js';
 export type { FunctionParameters, JsonSchema } from './strict-schema.js';
-export type { ApplyPatchCallOutputItem, ResponsesNativeTool, ShellCallOutputItem } from './native-items.js';
 export type {
+  ApplyPatchCallOutputItem,
   ChatFunctionTool,
   ChatResultMessage,
   ChatToolCall,
@@ -169,7 +169,9 @@ export type {
   PendingToolCall,
   ResponsesFunctionCall,
   ResponsesFunctionTool,
+  ResponsesNativeTool,
   ResponsesResultItem,
+  ShellCallOutputItem,
   ToOpenAIOptions,
   ToolCallOutcome,
 } from './types.js';

@@ -1,26 +1,7 @@
 import type { OpenAIShellData, ToolResult } from '../../src/index.js';
 import type { ModelCall } from './dispatcher.js';
 import { resultText } from './messages.js';
-import type { ResponsesFunctionCall, ToolCallOutcome } from './types.js';
-
-/** The Responses API's own tools, as the request names them. */
-export type ResponsesNativeTool = { readonly type: 'apply_patch' } | { readonly type: 'shell' };
-
-/** An `apply_patch_call_output` input item (mutable, to fit the `openai` types). */
-export interface ApplyPatchCallOutputItem {
-  type: 'apply_patch_call_output';
-  call_id: string;
-  status: 'completed' | 'failed';
-  output: string;
-}
-
-/** A `shell_call_output` input item: one entry per command, with its outcome. */
-export interface ShellCallOutputItem {
-  type: 'shell_call_output';
-  call_id: string;
-  max_output_length: number | null;
-  output: Array<{ stdout: string; stderr: string; outcome: { type: 'exit'; exit_code: number } | { type: 'timeout' } }>;
-}
+import type { ApplyPatchCallOutputItem, ResponsesFunctionCall, ResponsesNativeTool, ShellCallOutputItem, ToolCallOutcome } from './types.js';
 
 /** The native tool of a Responses output item type. */
 const ITEM_TOOLS: Readonly<Record<string, string>> = { apply_patch_call: 'apply_patch', shell_call: 'shell' };

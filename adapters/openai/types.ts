@@ -8,7 +8,6 @@ import type {
   ProgressListener,
   Session,
 } from '../../src/index.js';
-import type { ApplyPatchCallOutputItem, ResponsesNativeTool, ShellCallOutputItem } from './native-items.js';
 import type { JsonSchema } from './strict-schema.js';
 
 /** Which OpenAI API the specs and messages are shaped for. */
@@ -103,6 +102,25 @@ export interface FunctionCallOutputItem {
   type: 'function_call_output';
   call_id: string;
   output: string | Array<{ type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail: 'auto' }>;
+}
+
+/** The Responses API's own tools, as the request names them. */
+export type ResponsesNativeTool = { readonly type: 'apply_patch' } | { readonly type: 'shell' };
+
+/** An `apply_patch_call_output` input item (mutable, to fit the `openai` types). */
+export interface ApplyPatchCallOutputItem {
+  type: 'apply_patch_call_output';
+  call_id: string;
+  status: 'completed' | 'failed';
+  output: string;
+}
+
+/** A `shell_call_output` input item: one entry per command, with its outcome. */
+export interface ShellCallOutputItem {
+  type: 'shell_call_output';
+  call_id: string;
+  max_output_length: number | null;
+  output: Array<{ stdout: string; stderr: string; outcome: { type: 'exit'; exit_code: number } | { type: 'timeout' } }>;
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { Session } from '../session.js';
 import type { ToolDefinition, ToolResult } from '../tool.js';
-import type { SpawnParams, WireJob } from '../workspace/remote/protocol.js';
-import type { WorkspaceJobs } from '../workspace/remote/remote-workspace.js';
+import type { SpawnParams, WireJob, WorkspaceJobs } from '../workspace/workspace-jobs.js';
 import { formatDuration } from './duration.js';
 
 /**

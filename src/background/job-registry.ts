@@ -2,7 +2,7 @@ import { progressOutput, type ProgressUpdate } from '../progress.js';
 import { errorResult } from '../run-tool.js';
 import type { Session } from '../session.js';
 import { normalizeOutput, type ToolDefinition, type ToolResult } from '../tool.js';
-import { OutputRing } from './output-ring.js';
+import { OutputRing } from '../output-ring.js';
 
 /** Where a job is. */
 export type JobStatus = 'running' | 'finished' | 'failed' | 'stopped' | 'timed-out';

@@ -26,16 +26,37 @@ export interface JobSummary {
   readonly runtimeMs: number;
 }
 
+/** What the job tools share. */
+interface JobToolSettings {
+  readonly maxRuntimeMs: number;
+  /** The most characters of a box job's output one `job_output` call returns. */
+  readonly boxOutputCharacters: number;
+  /** Where jobs run in a remote workspace's box, when they do. */
+  readonly boxHost: BoxJobHost | undefined;
+}
+
+const jobIdField = z.string().describe(JOB_ID_DESCRIPTION);
+
 /**
  * The `jobs` collection: `job_output`, `job_stop` and `job_list`, and a `context` that
  * announces each finished job once. Made by {@link withBackground}.
  */
 export function createJobTools(options: { maxRuntimeMs: number; maxOutputCharacters?: number; boxHost?: BoxJobHost }): ToolCollection {
-  const { boxHost } = options;
-  const boxOutputCharacters = options.maxOutputCharacters ?? 30_000;
-  const jobIdField = z.string().describe(JOB_ID_DESCRIPTION);
+  const { boxHost, maxRuntimeMs } = options;
+  const settings: JobToolSettings = { maxRuntimeMs, boxOutputCharacters: options.maxOutputCharacters ?? 30_000, boxHost };
+  return {
+    name: 'jobs',
+    tools: [jobOutputTool(settings), jobStopTool(settings), jobListTool(settings)],
+    instructions: JOBS_INSTRUCTIONS,
+    // Synchronous unless a box must be asked (the session's own jobs are in memory).
+    context: boxHost === undefined
+      ? (session: Session) => announceFinishedJobs(session, [], maxRuntimeMs)
+      : async (session: Session) => announceFinishedJobs(session, await announceBoxJobs(boxHost, session).catch(() => []), maxRuntimeMs),
+  };
+}
 
-  const jobOutput = defineTool({
+function jobOutputTool({ maxRuntimeMs, boxOutputCharacters, boxHost }: JobToolSettings) {
+  return defineTool({
     name: 'job_output',
     description: JOB_OUTPUT_DESCRIPTION,
     kind: 'read',
@@ -54,15 +75,17 @@ export function createJobTools(options: { maxRuntimeMs: number; maxOutputCharact
         const text = job.output.tail(tail);
         if (job.status !== 'running') job.endSeen = true;
         return {
-          text: `${headline(job, options.maxRuntimeMs)}\nLast ${tail} line(s) of its output:\n${text === '' ? '(none)' : text}${savedNote(job)}`,
-          data: summary(job, options.maxRuntimeMs),
+          text: `${headline(job, maxRuntimeMs)}\nLast ${tail} line(s) of its output:\n${text === '' ? '(none)' : text}${savedNote(job)}`,
+          data: summary(job, maxRuntimeMs),
         };
       }
-      return { text: readNew(job, options.maxRuntimeMs), data: summary(job, options.maxRuntimeMs) };
+      return { text: readNew(job, maxRuntimeMs), data: summary(job, maxRuntimeMs) };
     },
   });
+}
 
-  const jobStop = defineTool({
+function jobStopTool({ maxRuntimeMs, boxHost }: JobToolSettings) {
+  return defineTool({
     name: 'job_stop',
     description: JOB_STOP_DESCRIPTION,
     kind: 'other',
@@ -75,17 +98,19 @@ export function createJobTools(options: { maxRuntimeMs: number; maxOutputCharact
       const job = JobRegistry.of(session).get(job_id);
       if (job === undefined) return unknownJob(job_id, session);
       if (job.status !== 'running') {
-        return { text: `Job ${job.id} (${job.label}) had already ended: ${status(job, options.maxRuntimeMs)}. Nothing was stopped.\n${readNew(job, options.maxRuntimeMs, false)}`, data: summary(job, options.maxRuntimeMs) };
+        return { text: `Job ${job.id} (${job.label}) had already ended: ${status(job, maxRuntimeMs)}. Nothing was stopped.\n${readNew(job, maxRuntimeMs, false)}`, data: summary(job, maxRuntimeMs) };
       }
       await job.stop('stopped');
       const text = job.status === 'running'
         ? `Job ${job.id} (${job.label}) was asked to stop but has not ended yet; check again with job_list.`
-        : `Stopped job ${job.id} (${job.label}) after ${formatDuration(job.runtimeMs)}.\n${readNew(job, options.maxRuntimeMs, false)}`;
-      return { text, isError: job.status === 'running', data: summary(job, options.maxRuntimeMs) };
+        : `Stopped job ${job.id} (${job.label}) after ${formatDuration(job.runtimeMs)}.\n${readNew(job, maxRuntimeMs, false)}`;
+      return { text, isError: job.status === 'running', data: summary(job, maxRuntimeMs) };
     },
   });
+}
 
-  const jobList = defineTool({
+function jobListTool({ maxRuntimeMs, boxHost }: JobToolSettings) {
+  return defineTool({
     name: 'job_list',
     description: JOB_LIST_DESCRIPTION,
     kind: 'read',
@@ -96,33 +121,23 @@ export function createJobTools(options: { maxRuntimeMs: number; maxOutputCharact
       // Jobs in the box were maybe started by another process: the box is asked, not the session.
       const inBox = boxHost === undefined ? { lines: [], summaries: [] } : await listBoxJobs(boxHost, session);
       if (jobs.length === 0 && inBox.lines.length === 0) return { text: 'No background jobs in this conversation.', data: { jobs: [] } };
-      const lines = [...jobs.map((job) => `job ${job.id}: ${job.label} — ${status(job, options.maxRuntimeMs)}`), ...inBox.lines];
-      return { text: lines.join('\n'), data: { jobs: [...jobs.map((job) => summary(job, options.maxRuntimeMs)), ...inBox.summaries] } };
+      const lines = [...jobs.map((job) => `job ${job.id}: ${job.label} — ${status(job, maxRuntimeMs)}`), ...inBox.lines];
+      return { text: lines.join('\n'), data: { jobs: [...jobs.map((job) => summary(job, maxRuntimeMs)), ...inBox.summaries] } };
     },
   });
+}
 
-  return {
-    name: 'jobs',
-    tools: [jobOutput, jobStop, jobList],
-    instructions: JOBS_INSTRUCTIONS,
-    // Synchronous unless a box must be asked (the session's own jobs are in memory).
-    context: boxHost === undefined
-      ? (session: Session) => announce(session, [])
-      : async (session: Session) => announce(session, await announceBoxJobs(boxHost, session).catch(() => [])),
-  };
-
-  /** Each finished job once: the session's own, then `fromBox` (already marked as seen). */
-  function announce(session: Session, fromBox: readonly string[]): string | undefined {
-    const registry = JobRegistry.of(session);
-    const lines: string[] = [];
-    for (const job of registry.list()) {
-      if (job.status === 'running' || job.endSeen) continue;
-      job.endSeen = true;
-      lines.push(`job ${job.id} (${job.label}) ${status(job, options.maxRuntimeMs)}; read it with job_output.`);
-    }
-    lines.push(...fromBox);
-    return lines.length === 0 ? undefined : `Background jobs that finished:\n${lines.join('\n')}`;
+/** Each finished job once: the session's own, then `fromBox` (already marked as seen). */
+function announceFinishedJobs(session: Session, fromBox: readonly string[], maxRuntimeMs: number): string | undefined {
+  const registry = JobRegistry.of(session);
+  const lines: string[] = [];
+  for (const job of registry.list()) {
+    if (job.status === 'running' || job.endSeen) continue;
+    job.endSeen = true;
+    lines.push(`job ${job.id} (${job.label}) ${status(job, maxRuntimeMs)}; read it with job_output.`);
   }
+  lines.push(...fromBox);
+  return lines.length === 0 ? undefined : `Background jobs that finished:\n${lines.join('\n')}`;
 }
 
 /** `exited 0 after 41 s`, `running for 12 s`, `was stopped after 3 s`. */

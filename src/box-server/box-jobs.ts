@@ -4,8 +4,10 @@ import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc/node';
-import { errorCode, type Workspace } from '../workspace/workspace.js';
-import { RemoteErrorCode, type SpawnParams, type WireJob } from '../workspace/remote/protocol.js';
+import { errorCode } from '../workspace/file-system-errors.js';
+import type { Workspace } from '../workspace/workspace.js';
+import { RemoteErrorCode } from '../workspace/remote/protocol.js';
+import type { SpawnParams, WireJob } from '../workspace/workspace-jobs.js';
 
 /** The folder under `.toolbelt/` that holds one folder per session, one per job inside it. */
 export const JOBS_FOLDER = 'jobs';

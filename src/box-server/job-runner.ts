@@ -3,7 +3,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { spawnProcess } from '../workspace/spawn-process.js';
 import { JOB_FILES, type JobExit } from './box-jobs.js';
-import type { SpawnParams } from '../workspace/remote/protocol.js';
+import type { SpawnParams } from '../workspace/workspace-jobs.js';
 
 /** After SIGTERM, how long the job's tree gets before SIGKILL. */
 const KILL_GRACE_MS = 1_000;

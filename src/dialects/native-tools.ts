@@ -2,18 +2,10 @@ import { collectTools } from '../context.js';
 import type { ToolCollection, ToolDefinition } from '../tool.js';
 import { createBashTool } from './bash.js';
 import { createOpenAIShellTool } from './openai-shell.js';
-import type { TextEditorOptions } from './text-editor.js';
+import type { NativeFileTools } from '../collections/files/index.js';
 
 /** The providers whose own tool shapes the collections can be offered in. */
 export type NativeProvider = 'openai' | 'anthropic';
-
-/** The provider-shaped tools a files collection carries, built on its own context (`files.native`). */
-export interface NativeFileTools {
-  /** Anthropic's text editor, `str_replace_based_edit_tool` (`text_editor_20250728`). */
-  textEditor(options?: TextEditorOptions): ToolDefinition<any>;
-  /** The Responses API's `apply_patch`, one file operation per `apply_patch_call`. */
-  readonly applyPatch: ToolDefinition<any>;
-}
 
 /** Options of {@link nativeTools}. */
 export interface NativeToolsOptions {

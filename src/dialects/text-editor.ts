@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { applyPatchOperations, patchPolicyPaths } from '../collections/files/apply-patch/apply.js';
 import { plural } from '../collections/files/text/text.js';
 import { writePolicy, type WriteToolsContext } from '../collections/files/guard/write-guards.js';
+import type { TextEditorOptions } from '../collections/files/index.js';
 import { ToolError } from '../errors/tool-error.js';
 import type { Session } from '../session.js';
 import { defineTool, type ToolContext, type ToolDefinition, type ToolKind, type ToolOutput } from '../tool.js';
@@ -9,12 +10,6 @@ import { renameInOutput, requireTool, routedApproval, routedExecute, routedPolic
 
 /** The name Anthropic gives its text editor tool (`text_editor_20250728`). */
 export const TEXT_EDITOR_NAME = 'str_replace_based_edit_tool';
-
-/** Options of the text editor, as the tool spec carries them. */
-export interface TextEditorOptions {
-  /** `view` replies are cut at this many characters (the spec's `max_characters`). @default no cut beyond read_file's own */
-  readonly maxCharacters?: number;
-}
 
 const textEditorInput = z.object({
   command: z.enum(['view', 'create', 'str_replace', 'insert']).describe('What to do: view a file or folder, create (or overwrite) a file, str_replace a unique string, insert lines.'),
@@ -56,56 +51,7 @@ export function createTextEditorTool(
   tools: ReadonlyMap<string, ToolDefinition<any>>,
   options: TextEditorOptions = {},
 ): ToolDefinition<typeof textEditorInput> {
-  const { workspace } = context;
-  if (options.maxCharacters !== undefined && (!Number.isInteger(options.maxCharacters) || options.maxCharacters < 1)) {
-    throw new TypeError(`Expected the \`maxCharacters\` option of the text editor to be a positive integer, got \`${String(options.maxCharacters)}\`.`);
-  }
-  const purpose = 'The text editor';
-  const readFile = requireTool(tools, 'read_file', purpose);
-  const listDirectory = requireTool(tools, 'list_directory', purpose);
-  const createFile = requireTool(tools, 'create_file', purpose);
-  const writeFile = requireTool(tools, 'write_file', purpose);
-  const editFile = requireTool(tools, 'edit_file', purpose);
-  const insertPolicy = writePolicy(workspace, (input: TextEditorInput) => patchPolicyPaths(insertOperations(input), TEXT_EDITOR_NAME));
-
-  /** The tool that does a command's work, and its input; `insert` has none (it is done here). */
-  async function route(input: TextEditorInput): Promise<Route | undefined> {
-    switch (input.command) {
-      case 'view':
-        return viewRoute(input);
-      case 'create': {
-        if (input.file_text === undefined) throw new ToolError('create needs file_text: the whole content of the file.');
-        const existing = await workspace.resolve(input.path, { followFinalLink: false }).then((resolved) => resolved.exists, () => false);
-        return { tool: existing ? writeFile : createFile, input: { path: input.path, content: input.file_text } };
-      }
-      case 'str_replace':
-        if (input.old_str === undefined) throw new ToolError('str_replace needs old_str: the exact text to replace, copied from the view output without the line numbers.');
-        return { tool: editFile, input: { path: input.path, old_string: input.old_str, new_string: input.new_str ?? '' } };
-      case 'insert':
-        return undefined;
-    }
-  }
-
-  async function viewRoute(input: TextEditorInput): Promise<Route> {
-    const resolved = await workspace.resolve(input.path);
-    const stats = resolved.exists ? await workspace.statOrUndefined(resolved.absolute) : undefined;
-    if (stats?.isDirectory()) {
-      if (input.view_range !== undefined) throw new ToolError(`\`${resolved.relative}\` is a folder; view_range applies to files only. View it without view_range to list it.`);
-      return { tool: listDirectory, input: { path: input.path } };
-    }
-    const [first, last] = input.view_range ?? [];
-    return { tool: readFile, input: { path: input.path, ...(first === undefined ? {} : { start_line: first }), ...(last === undefined || last === -1 ? {} : { end_line: last }) } };
-  }
-
-  const withErrorsRenamed = async (run: () => Promise<ToolOutput>): Promise<ToolOutput> => {
-    try {
-      return renameInOutput(await run(), NATIVE_NAMES);
-    } catch (error) {
-      if (error instanceof ToolError) throw new ToolError(renameInOutput(error.message, NATIVE_NAMES) as string, { cause: error, data: error.data });
-      throw error;
-    }
-  };
-
+  const editor = textEditorParts(context, tools, options);
   return defineTool({
     name: TEXT_EDITOR_NAME,
     description:
@@ -113,30 +59,107 @@ export function createTextEditorTool(
     kind: 'edit',
     kindOf: (input): ToolKind => (input.command === 'view' ? 'read' : 'edit'),
     input: textEditorInput,
-    async checkPolicy(input, { session }) {
-      try {
-        if (input.command === 'insert') return await insertPolicy(input, { session });
-        const target = await route(input);
-        return target === undefined ? undefined : renameMessage(await routedPolicy(target, TEXT_EDITOR_NAME, session));
-      } catch (error) {
-        if (error instanceof ToolError) return renameMessage(error.message);
-        throw error;
-      }
-    },
+    checkPolicy: (input, { session }) => checkTextEditorPolicy(editor, input, session),
     needsApproval: async (input, { session }: { session: Session }) => {
       if (input.command === 'insert' || input.command === 'view') return false;
-      const target = await route(input).catch(() => undefined);
+      const target = await route(editor, input).catch(() => undefined);
       return target === undefined ? false : routedApproval(target, TEXT_EDITOR_NAME, session);
     },
-    describeCall: (input) => describeTextEditorCall(input, editFile),
-    async execute(input, toolContext: ToolContext) {
-      if (input.command === 'insert') return withErrorsRenamed(() => insert(context, toolContext.session, input));
-      return withErrorsRenamed(async () => {
-        const output = await routedExecute((await route(input))!, TEXT_EDITOR_NAME, toolContext);
-        return input.command === 'view' ? capView(output, options.maxCharacters) : output;
-      });
-    },
+    describeCall: (input) => describeTextEditorCall(input, editor.editFile),
+    execute: (input, toolContext: ToolContext) => executeTextEditorCommand(editor, input, toolContext),
   });
+}
+
+/** What the text editor's commands work with: the file tools that do their work, and `insert`'s own policy. */
+interface TextEditorParts {
+  readonly context: WriteToolsContext;
+  readonly workspace: WriteToolsContext['workspace'];
+  readonly options: TextEditorOptions;
+  readonly readFile: ToolDefinition<any>;
+  readonly listDirectory: ToolDefinition<any>;
+  readonly createFile: ToolDefinition<any>;
+  readonly writeFile: ToolDefinition<any>;
+  readonly editFile: ToolDefinition<any>;
+  readonly insertPolicy: (input: TextEditorInput, context: { session: Session }) => Promise<string | undefined>;
+}
+
+/** Checks the options and finds the file tools; throws when one is missing. */
+function textEditorParts(context: WriteToolsContext, tools: ReadonlyMap<string, ToolDefinition<any>>, options: TextEditorOptions): TextEditorParts {
+  const { workspace } = context;
+  if (options.maxCharacters !== undefined && (!Number.isInteger(options.maxCharacters) || options.maxCharacters < 1)) {
+    throw new TypeError(`Expected the \`maxCharacters\` option of the text editor to be a positive integer, got \`${String(options.maxCharacters)}\`.`);
+  }
+  const purpose = 'The text editor';
+  return {
+    context,
+    workspace,
+    options,
+    readFile: requireTool(tools, 'read_file', purpose),
+    listDirectory: requireTool(tools, 'list_directory', purpose),
+    createFile: requireTool(tools, 'create_file', purpose),
+    writeFile: requireTool(tools, 'write_file', purpose),
+    editFile: requireTool(tools, 'edit_file', purpose),
+    insertPolicy: writePolicy(workspace, (input: TextEditorInput) => patchPolicyPaths(insertOperations(input), TEXT_EDITOR_NAME)),
+  };
+}
+
+/** The tool that does a command's work, and its input; `insert` has none (it is done here). */
+async function route(editor: TextEditorParts, input: TextEditorInput): Promise<Route | undefined> {
+  switch (input.command) {
+    case 'view':
+      return viewRoute(editor, input);
+    case 'create': {
+      if (input.file_text === undefined) throw new ToolError('create needs file_text: the whole content of the file.');
+      const existing = await editor.workspace.resolve(input.path, { followFinalLink: false }).then((resolved) => resolved.exists, () => false);
+      return { tool: existing ? editor.writeFile : editor.createFile, input: { path: input.path, content: input.file_text } };
+    }
+    case 'str_replace':
+      if (input.old_str === undefined) throw new ToolError('str_replace needs old_str: the exact text to replace, copied from the view output without the line numbers.');
+      return { tool: editor.editFile, input: { path: input.path, old_string: input.old_str, new_string: input.new_str ?? '' } };
+    case 'insert':
+      return undefined;
+  }
+}
+
+async function viewRoute(editor: TextEditorParts, input: TextEditorInput): Promise<Route> {
+  const { workspace } = editor;
+  const resolved = await workspace.resolve(input.path);
+  const stats = resolved.exists ? await workspace.statOrUndefined(resolved.absolute) : undefined;
+  if (stats?.isDirectory()) {
+    if (input.view_range !== undefined) throw new ToolError(`\`${resolved.relative}\` is a folder; view_range applies to files only. View it without view_range to list it.`);
+    return { tool: editor.listDirectory, input: { path: input.path } };
+  }
+  const [first, last] = input.view_range ?? [];
+  return { tool: editor.readFile, input: { path: input.path, ...(first === undefined ? {} : { start_line: first }), ...(last === undefined || last === -1 ? {} : { end_line: last }) } };
+}
+
+async function checkTextEditorPolicy(editor: TextEditorParts, input: TextEditorInput, session: Session): Promise<string | undefined> {
+  try {
+    if (input.command === 'insert') return await editor.insertPolicy(input, { session });
+    const target = await route(editor, input);
+    return target === undefined ? undefined : renameMessage(await routedPolicy(target, TEXT_EDITOR_NAME, session));
+  } catch (error) {
+    if (error instanceof ToolError) return renameMessage(error.message);
+    throw error;
+  }
+}
+
+async function executeTextEditorCommand(editor: TextEditorParts, input: TextEditorInput, toolContext: ToolContext): Promise<ToolOutput> {
+  if (input.command === 'insert') return withErrorsRenamed(() => insert(editor.context, toolContext.session, input));
+  return withErrorsRenamed(async () => {
+    const output = await routedExecute((await route(editor, input))!, TEXT_EDITOR_NAME, toolContext);
+    return input.command === 'view' ? capView(output, editor.options.maxCharacters) : output;
+  });
+}
+
+/** Runs `run` with our tool names in its reply and errors read as the text editor's own. */
+async function withErrorsRenamed(run: () => Promise<ToolOutput>): Promise<ToolOutput> {
+  try {
+    return renameInOutput(await run(), NATIVE_NAMES);
+  } catch (error) {
+    if (error instanceof ToolError) throw new ToolError(renameInOutput(error.message, NATIVE_NAMES) as string, { cause: error, data: error.data });
+    throw error;
+  }
 }
 
 function renameMessage(message: string | undefined): string | undefined {

@@ -15,27 +15,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { PassThrough, type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { ProcessExit } from './spawn-process.js';
-
-/** What the host is asked: start a program. */
-export interface SpawnHostRequest {
-  readonly id: number;
-  readonly file: string;
-  readonly args: readonly string[];
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string>>;
-  /** The program's marker (its `AGENT_TOOLBELT_PROCESS`), so the host can find its tree too. */
-  readonly marker: string;
-}
-
-/** What the host says: ready, then per program started (or failed), its two pipes, and how it exited. */
-export type SpawnHostMessage =
-  | { readonly type: 'ready' }
-  | { readonly type: 'started'; readonly id: number; readonly pid: number }
-  /** Sent with the pipe's socket as the message's handle. */
-  | { readonly type: 'output'; readonly id: number; readonly stream: 'stdout' | 'stderr' }
-  | { readonly type: 'exit'; readonly id: number; readonly exitCode: number | null; readonly signal: NodeJS.Signals | null }
-  | { readonly type: 'failed'; readonly id: number; readonly message: string };
+import type { SpawnHostMessage, SpawnHostRequest } from './spawn-host-protocol.js';
+import type { ProcessExit } from './spawned-process.js';
 
 /** A program started through the host, as `spawnProcess` wraps it. */
 export interface HostedProgram {

@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import { ProcessTreeSignaller } from './process-tree.js';
-import type { SpawnHostMessage, SpawnHostRequest } from './spawn-host-client.js';
+import type { SpawnHostMessage, SpawnHostRequest } from './spawn-host-protocol.js';
 
 const running = new Map<number, { readonly pid: number; readonly tree: ProcessTreeSignaller }>();
 

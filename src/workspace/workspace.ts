@@ -1,21 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import { accessSync, constants, createWriteStream, realpathSync, statSync, type Stats } from 'node:fs';
+/**
+ * @module `Workspace`, the local workspace: the jail, the private folder, atomic writes and
+ * spawning over this machine's disk (see `README.md` beside it for the layer's promises). A
+ * remote workspace (`remote/`) subclasses it and keeps the same promises on another machine.
+ */
+import { createWriteStream, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Writable } from 'node:stream';
 import { PathError } from '../errors/path-error.js';
 import { WorkspaceError } from '../errors/workspace-error.js';
-import { spawnProcess, type SpawnedProcess, type SpawnProcessOptions } from './spawn-process.js';
-
-/** The workspace's private folder: spilled output, backups, notes, the session log. */
-export const PRIVATE_FOLDER = '.toolbelt';
-
-/** Linux's PATH_MAX: longer paths are refused before they reach the file system. */
-export const MAX_PATH_LENGTH = 4096;
-/** Linux's NAME_MAX, in bytes, for one path segment. */
-export const MAX_SEGMENT_BYTES = 255;
-/** Symbolic links followed for one path before it counts as a loop (Linux's own limit). */
-export const MAX_LINK_HOPS = 40;
+import { writeThroughTemporaryFile } from './atomic-write.js';
+import { errorCode } from './file-system-errors.js';
+import { findOnPath } from './find-program.js';
+import { PathJail } from './path-jail.js';
+import { ensurePrivateFolder, isInPrivateFolder } from './private-folder.js';
+import { spawnProcess } from './spawn-process.js';
+import type { SpawnedProcess, SpawnProcessOptions } from './spawned-process.js';
 
 /** A path inside the workspace, canonical: every symbolic link on the way resolved. */
 export interface ResolvedPath {
@@ -62,8 +62,7 @@ export interface AtomicWriteOptions {
 export class Workspace {
   /** The canonical root: a root behind a symbolic link is resolved. */
   readonly root: string;
-  /** The root as given, made absolute; absolute paths under it are accepted too. */
-  readonly #givenRoot: string;
+  readonly #jail: PathJail;
 
   /**
    * @param root The folder, on this machine; it must exist.
@@ -72,20 +71,20 @@ export class Workspace {
    */
   constructor(root: string, elsewhere?: typeof ROOT_ELSEWHERE) {
     if (elsewhere === ROOT_ELSEWHERE) {
-      this.#givenRoot = root;
       this.root = root;
+      this.#jail = new PathJail(root, root);
       return;
     }
     if (typeof root !== 'string' || root.trim() === '') {
       throw new WorkspaceError(String(root), `Expected the workspace root to be a folder path, got ${JSON.stringify(root)}.`);
     }
-    this.#givenRoot = path.resolve(root);
+    const givenRoot = path.resolve(root);
     // A relative root is resolved against the process's working folder, which is often not
     // the one the developer had in mind: say where it was looked for.
-    const shown = this.#givenRoot === root ? `\`${root}\`` : `\`${root}\` (resolved to ${this.#givenRoot})`;
+    const shown = givenRoot === root ? `\`${root}\`` : `\`${root}\` (resolved to ${givenRoot})`;
     let canonical: string;
     try {
-      canonical = realpathSync(this.#givenRoot);
+      canonical = realpathSync(givenRoot);
     } catch (error) {
       throw new WorkspaceError(root, `The workspace root ${shown} does not exist. Create the folder or pass another one.`, { cause: error });
     }
@@ -93,6 +92,7 @@ export class Workspace {
       throw new WorkspaceError(root, `The workspace root ${shown} is not a folder.`);
     }
     this.root = canonical;
+    this.#jail = new PathJail(canonical, givenRoot);
   }
 
   /** Where the workspace is, in a line for instructions and logs. */
@@ -138,63 +138,8 @@ export class Workspace {
    * @throws {PathError} when the path is empty, malformed, outside, or leads out through a link.
    */
   async resolve(input: string, options: ResolveOptions = {}): Promise<ResolvedPath> {
-    const followFinalLink = options.followFinalLink ?? true;
-    const relative = this.#checkedRelative(input);
-    const pending = relative.split('/');
-    let current = this.root;
-    let hops = 0;
-    let missing = false;
-
-    while (pending.length > 0) {
-      const part = pending.shift()!;
-      if (part === '' || part === '.') continue;
-      if (part === '..') {
-        if (current === this.root) throw this.#outside(input, hops > 0);
-        current = path.dirname(current);
-        // `nope/../link`: the parts after `..` may exist again (and be links), so check them.
-        missing = false;
-        continue;
-      }
-      const next = path.join(current, part);
-      if (missing) {
-        current = next;
-        continue;
-      }
-      let stats: Stats;
-      try {
-        stats = await fs.lstat(next);
-      } catch (error) {
-        const code = errorCode(error);
-        if (code === 'ENOENT' || code === 'ENOTDIR') {
-          missing = true;
-          current = next;
-          continue;
-        }
-        if (code === 'ENAMETOOLONG') throw tooLong(input);
-        throw error;
-      }
-      const isLast = !pending.some((rest) => rest !== '' && rest !== '.');
-      if (stats.isSymbolicLink() && (followFinalLink || !isLast)) {
-        hops += 1;
-        if (hops > MAX_LINK_HOPS) {
-          throw new PathError(input, 'link-loop', `\`${input}\` goes through a loop of symbolic links (more than ${MAX_LINK_HOPS} hops). Use another path.`);
-        }
-        const target = await fs.readlink(next);
-        if (path.isAbsolute(target)) {
-          const inside = this.#relativeInside(target);
-          if (inside === undefined) throw this.#outside(input, true);
-          current = this.root;
-          pending.unshift(...inside.split('/'));
-        } else {
-          pending.unshift(...target.split('/'));
-        }
-        continue;
-      }
-      current = next;
-    }
-
-    if (!isInside(this.root, current)) throw this.#outside(input, hops > 0);
-    return { absolute: current, relative: this.display(current), exists: !missing };
+    const { absolute, exists } = await this.#jail.resolve(input, options.followFinalLink ?? true);
+    return { absolute, relative: this.display(absolute), exists };
   }
 
   /** Like {@link resolve}, but the path must exist and be a file. */
@@ -232,7 +177,7 @@ export class Workspace {
 
   /** True when `absolute` is inside the private folder `.toolbelt/`. */
   isPrivate(absolute: string): boolean {
-    return isInside(path.join(this.root, PRIVATE_FOLDER), absolute);
+    return isInPrivateFolder(this.root, absolute);
   }
 
   /**
@@ -243,19 +188,7 @@ export class Workspace {
    * @throws {PathError} with reason `private`.
    */
   async privateDir(...segments: string[]): Promise<string> {
-    let directory = path.join(this.root, PRIVATE_FOLDER);
-    await this.#ensureRealDirectory(directory);
-    await fs.writeFile(path.join(directory, '.gitignore'), '*\n', { flag: 'wx' }).catch((error: unknown) => {
-      if (errorCode(error) !== 'EEXIST') throw error;
-    });
-    for (const segment of segments) {
-      if (segment === '' || segment === '.' || segment === '..' || segment.includes('/') || segment.includes('\0')) {
-        throw new TypeError(`Expected a plain folder name inside ${PRIVATE_FOLDER}/, got ${JSON.stringify(segment)}.`);
-      }
-      directory = path.join(directory, segment);
-      await this.#ensureRealDirectory(directory);
-    }
-    return directory;
+    return ensurePrivateFolder(this, segments);
   }
 
   // The I/O seam: collections reach the file system through these, so another implementation
@@ -281,6 +214,7 @@ export class Workspace {
     }
   }
 
+  /** The whole file, as bytes. */
   readFile(absolute: string): Promise<Buffer> {
     return fs.readFile(absolute);
   }
@@ -305,7 +239,7 @@ export class Workspace {
   }
 
   /** The entries of a folder, with their types (links not followed). */
-  list(absolute: string): Promise<import('node:fs').Dirent[]> {
+  list(absolute: string): Promise<Dirent[]> {
     return fs.readdir(absolute, { withFileTypes: true });
   }
 
@@ -366,86 +300,12 @@ export class Workspace {
    * the file's permission bits are kept.
    */
   async writeFileAtomic(absolute: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
-    const directory = path.dirname(absolute);
-    const temporary = path.join(directory, `.toolbelt-${randomBytes(6).toString('hex')}.tmp`);
     let mode = options.mode;
     if (mode === undefined && !options.exclusive) {
       const existing = await this.statOrUndefined(absolute);
       if (existing !== undefined) mode = existing.mode & 0o7777;
     }
-    try {
-      const handle = await fs.open(temporary, 'wx', mode ?? 0o666);
-      try {
-        await handle.writeFile(data);
-        if (mode !== undefined) await handle.chmod(mode);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      if (options.exclusive) {
-        await fs.link(temporary, absolute);
-        await fs.unlink(temporary);
-      } else {
-        await fs.rename(temporary, absolute);
-      }
-    } catch (error) {
-      await fs.rm(temporary, { force: true });
-      throw error;
-    }
-  }
-
-  /** The input as a path relative to the root, after the checks that need no file system. */
-  #checkedRelative(input: string): string {
-    if (typeof input !== 'string' || input.trim() === '') {
-      throw new PathError(String(input), 'empty', 'The path is empty. Give a path relative to the workspace root, such as `src/index.ts`, or `.` for the root.');
-    }
-    if (input.includes('\0')) {
-      throw new PathError(input, 'nul-byte', 'The path contains a NUL byte, which no file name can hold. Give the path as plain text.');
-    }
-    if (input.length > MAX_PATH_LENGTH || input.split('/').some((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)) {
-      throw tooLong(input);
-    }
-    if (!path.isAbsolute(input)) return input;
-    const inside = this.#relativeInside(input);
-    if (inside === undefined) throw this.#outside(input, false);
-    return inside;
-  }
-
-  /** For an absolute path under the root (canonical or as given), the part below it. */
-  #relativeInside(absolute: string): string | undefined {
-    const normalized = path.normalize(absolute);
-    for (const base of new Set([this.root, this.#givenRoot])) {
-      if (normalized === base) return '.';
-      if (isInside(base, normalized)) return normalized.slice(base.length + 1);
-    }
-    return undefined;
-  }
-
-  #outside(input: string, throughLink: boolean): PathError {
-    return throughLink
-      ? new PathError(input, 'link-outside', `\`${input}\` leads outside the workspace through a symbolic link, so it cannot be used. Work with files inside the workspace.`)
-      : new PathError(input, 'outside', `\`${input}\` is outside the workspace. Use a path relative to the workspace root, such as \`src/index.ts\`.`);
-  }
-
-  async #ensureRealDirectory(directory: string): Promise<void> {
-    const stats = await this.lstatOrUndefined(directory);
-    const shown = this.display(directory);
-    if (stats === undefined) {
-      try {
-        await fs.mkdir(directory);
-      } catch (error) {
-        // A concurrent call made it first: check whatever is there now.
-        if (errorCode(error) !== 'EEXIST') throw error;
-        await this.#ensureRealDirectory(directory);
-      }
-      return;
-    }
-    if (stats.isSymbolicLink()) {
-      throw new PathError(shown, 'private', `The workspace's private folder \`${shown}\` is a symbolic link, so nothing was written there. Ask the user to replace it with a real folder.`);
-    }
-    if (!stats.isDirectory()) {
-      throw new PathError(shown, 'private', `The workspace's private folder \`${shown}\` is a file, so nothing was written there. Ask the user to remove or rename it.`);
-    }
+    await writeThroughTemporaryFile(absolute, data, { exclusive: options.exclusive, mode });
   }
 }
 
@@ -460,57 +320,10 @@ export interface WorkspaceCapabilities {
   /**
    * The workspace runs the file tools' steps next to its files, one round trip a call (a
    * remote workspace, whose box runs the same tools; see `RunsFileToolsInPlace` in
-   * `collections/files/in-box.ts`). The file collections then hand each call to it.
+   * `in-place.ts`). The file collections then hand each call to it.
    */
   readonly runsFileToolsInPlace: boolean;
 }
 
 /** Marks a workspace whose root is on another machine; see the {@link Workspace} constructor. */
 export const ROOT_ELSEWHERE: unique symbol = Symbol('agent-toolbelt.rootElsewhere');
-
-function findOnPath(name: string, searchPath: string): string | undefined {
-  const executable = (file: string) => {
-    try {
-      accessSync(file, constants.X_OK);
-      return statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (name.includes('/')) return executable(name) ? name : undefined;
-  for (const folder of searchPath.split(path.delimiter)) {
-    if (folder === '') continue;
-    const candidate = path.join(folder, name);
-    if (executable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-/** True when `child` is `parent` or below it (lexically; both canonical). */
-export function isInside(parent: string, child: string): boolean {
-  if (child === parent) return true;
-  const prefix = parent.endsWith(path.sep) ? parent : parent + path.sep;
-  return child.startsWith(prefix);
-}
-
-/**
- * For a `catch` that passes over what the file system refuses (a file gone, a folder that
- * cannot be read): returns quietly for an error with a system `code`, and throws anything
- * else again, so a lost remote workspace or a bug is not taken for one unreadable file.
- */
-export function rethrowUnlessFileSystemError(error: unknown): void {
-  if (errorCode(error) === undefined) throw error;
-}
-
-/** The `code` of a Node.js system error, if any. */
-export function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : undefined;
-}
-
-function tooLong(input: string): PathError {
-  return new PathError(
-    input.slice(0, 200),
-    'too-long',
-    `The path is too long (at most ${MAX_PATH_LENGTH} characters, ${MAX_SEGMENT_BYTES} bytes a segment). Use a shorter path.`,
-  );
-}

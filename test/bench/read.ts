@@ -14,7 +14,7 @@
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ReadFileData } from '../../src/collections/files/read-file.js';
+import type { ReadFileData } from '../../src/collections/files/output-schemas.js';
 import { compare, megabytes, ms, printTable, ratio, record, runInFreshProcess, verdict, type FreshProcessResult } from './harness.js';
 import { readRaw, toolReader, WARM_UP_FILE } from './read-page-child.js';
 

@@ -12,7 +12,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createFileTools } from '../../src/collections/files/index.js';
+import { createFileTools } from '../../src/dialects/file-tools.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
 import type { ToolCollection } from '../../src/tool.js';

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RemoteWorkspaceError } from '../../src/errors/remote-workspace-error.js';
-import { createFileTools } from '../../src/collections/files/index.js';
+import { createFileTools } from '../../src/dialects/file-tools.js';
 import { createShellTools } from '../../src/collections/shell/index.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';

@@ -8,7 +8,8 @@
 import { lutimesSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileTools, type FileToolCollection } from '../../src/collections/files/index.js';
+import { createFileTools } from '../../src/dialects/file-tools.js';
+import type { FileToolCollection } from '../../src/collections/files/index.js';
 import { createReadOnlyFileTools } from '../../src/collections/files/read-tools.js';
 import type { ApprovalRequest } from '../../src/approval.js';
 import type { ToolProgress } from '../../src/progress.js';

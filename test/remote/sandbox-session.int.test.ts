@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFileTools } from '../../src/collections/files/index.js';
+import { createFileTools } from '../../src/dialects/file-tools.js';
 import { createShellTools } from '../../src/collections/shell/index.js';
 import { RemoteWorkspaceError } from '../../src/errors/remote-workspace-error.js';
 import { runTool } from '../../src/run-tool.js';

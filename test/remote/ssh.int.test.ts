@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFileTools } from '../../src/collections/files/index.js';
+import { createFileTools } from '../../src/dialects/file-tools.js';
 import { createShellTools } from '../../src/collections/shell/index.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';

@@ -6,7 +6,7 @@ import type { ApprovalRequest } from '../../approval.js';
 import { runTool } from '../../run-tool.js';
 import { createSession } from '../../session.js';
 import { Workspace } from '../../workspace/workspace.js';
-import { createFileTools } from './index.js';
+import { createFileTools } from '../../dialects/file-tools.js';
 
 /**
  * A person is asked only about a call that can succeed: `write_file` and `delete_file` on a

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
-import { errorCode } from '../../workspace/workspace.js';
+import { errorCode } from '../../workspace/file-system-errors.js';
 import { recordWrite } from './guard/read-state.js';
 import { countLines, plural } from './text/text.js';
 import { recordChange } from './guard/undo.js';

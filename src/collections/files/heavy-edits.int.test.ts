@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { measureEventLoopBlock } from '../../../test/support/event-loop.js';
 import { runTool } from '../../run-tool.js';
 import { createApplyPatchTool } from './apply-patch/tool.js';
-import { MAX_DIFF_CHARACTERS } from './text/line-diff.js';
+import { MAX_DIFF_CHARACTERS } from './text/unified-diff-writer.js';
 import { recordRead } from './guard/read-state.js';
 import { makeWriteKit, type WriteKit } from './test-support/write-kit.js';
 

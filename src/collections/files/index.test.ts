@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import { runTool } from '../../run-tool.js';
 import { createSession, restoreSession } from '../../session.js';
 import { Workspace } from '../../workspace/workspace.js';
-import { createFileTools, type FileToolCollection } from './index.js';
+import { createFileTools } from '../../dialects/file-tools.js';
+import type { FileToolCollection } from './index.js';
 
 let root: string;
 let workspace: Workspace;

@@ -1,16 +1,16 @@
 import type { Session } from '../../session.js';
-import { createNativeApplyPatchTool } from '../../dialects/openai-apply-patch.js';
-import type { NativeFileTools } from '../../dialects/native-tools.js';
-import { createTextEditorTool } from '../../dialects/text-editor.js';
 import type { ToolCollection, ToolDefinition } from '../../tool.js';
+import type { NativeToolStep } from '../../workspace/in-place.js';
 import { createApplyPatchTool } from './apply-patch/tool.js';
 import { createCreateFileTool } from './create-file.js';
 import { createDeleteFileTool } from './delete-file.js';
 import { createEditFileTool } from './edit-file.js';
-import { fileToolsInPlace, runToolInPlace, runToolsInPlace, stepOptions, undoInPlace } from './in-box/in-place-tools.js';
+import { fileToolsInPlace } from '../../workspace/in-place.js';
+import { runToolInPlace, runToolsInPlace, stepOptions, undoInPlace } from './in-box/in-place-tools.js';
 import { createMoveFileTool } from './move-file.js';
 import { READ_TOOLS_INSTRUCTIONS } from './read-descriptions.js';
-import { createReadTools, validateReadToolsOptions, type ReadToolsOptions } from './read-tools.js';
+import { createReadTools } from './read-tools.js';
+import { validateReadToolsOptions, type ReadToolsOptions } from './read-options.js';
 import { beginUndoUnit, undoLastUnit, type UndoResult } from './guard/undo.js';
 import { WRITE_TOOLS_INSTRUCTIONS } from './write-descriptions.js';
 import { createWriteFileTool } from './write-file.js';
@@ -36,14 +36,33 @@ export interface FileToolsOptions extends ReadToolsOptions {
   readonly applyPatch?: boolean;
 }
 
-/** The `files` collection with the host calls for undo. */
-export type FileToolCollection = ToolCollection & {
+/** The options of Anthropic's text editor over a files collection (see `src/dialects/text-editor.ts`). */
+export interface TextEditorOptions {
+  /** `view` replies are cut at this many characters (the spec's `max_characters`). @default no cut beyond read_file's own */
+  readonly maxCharacters?: number;
+}
+
+/** The provider-shaped tools a files collection carries, built on its own context (`files.native`). */
+export interface NativeFileTools {
+  /** Anthropic's text editor, `str_replace_based_edit_tool` (`text_editor_20250728`). */
+  textEditor(options?: TextEditorOptions): ToolDefinition<any>;
+  /** The Responses API's `apply_patch`, one file operation per `apply_patch_call`. */
+  readonly applyPatch: ToolDefinition<any>;
+}
+
+/** The `files` collection with the host calls for undo, and the tools in providers' shapes. */
+export type FileToolCollection = PlainFileToolCollection & {
   /**
    * These tools in the shapes providers train their models on (Anthropic's text editor, the
    * Responses API's `apply_patch`), run by this collection's rules. Adapters use them for
-   * their `native: true` option; see `src/dialects/README.md`.
+   * their `native: true` option; see `src/dialects/README.md`. The dialects build them
+   * (`createFileTools` of the package is `src/dialects/file-tools.ts`).
    */
   readonly native: NativeFileTools;
+};
+
+/** The `files` collection with the host calls for undo: {@link FileToolCollection} without `native`. */
+export type PlainFileToolCollection = ToolCollection & {
   /**
    * Starts a new undo unit: call it before each prompt you send, so {@link undo} takes back one
    * prompt's changes. A host that never calls it has one unit holding every change. Does
@@ -64,19 +83,31 @@ export type FileToolCollection = ToolCollection & {
 };
 
 /**
- * The file tools: `list_directory`, `find_files`, `search_files`, `read_file`, `create_file`,
- * `write_file`, `edit_file`, `move_file` and `delete_file`, jailed to the workspace.
- * `write_file` and `delete_file` ask for approval by default; the others do not (hosts
- * override per tool). Options are checked here, so a wrong one fails at once, naming it.
- *
- * @example
- * const files = createFileTools({ workspace: new Workspace('/path/to/repo'), keepBackups: true });
- * files.beginUndoUnit(session);          // before each prompt
- * // … run the agent …
- * const undone = await files.undo(session);
- * console.log(undone.text);
+ * What the dialects build a collection's provider-shaped tools from: the writing tools'
+ * context, the collection's own tools by name, and how a tool runs where the files are.
  */
-export function createFileTools(options: FileToolsOptions): FileToolCollection {
+export interface FileToolParts {
+  readonly context: WriteToolsContext;
+  readonly tools: ReadonlyMap<string, ToolDefinition<any>>;
+  /** `tool` as the collection runs it: itself, or one step in the box of a remote workspace. */
+  inPlace(tool: ToolDefinition<any>, step: NativeToolStep): ToolDefinition<any>;
+}
+
+const partsOf = new WeakMap<PlainFileToolCollection, FileToolParts>();
+
+/** The parts of a collection made by {@link createPlainFileTools}. */
+export function fileToolParts(collection: PlainFileToolCollection): FileToolParts {
+  const parts = partsOf.get(collection);
+  if (parts === undefined) throw new TypeError('Expected a files collection made by createFileTools.');
+  return parts;
+}
+
+/**
+ * The files collection without its provider-shaped tools: what `createFileTools` (in
+ * `src/dialects/file-tools.ts`, the package's export) builds on and adds `native` to. Its
+ * tools, options, approval defaults and undo are all of the collection's.
+ */
+export function createPlainFileTools(options: FileToolsOptions): PlainFileToolCollection {
   const resolved = validateFileToolsOptions(options);
   const context: WriteToolsContext = { workspace: resolved.workspace, keepBackups: resolved.keepBackups, maxLineLength: resolved.maxLineLength };
   const localTools = [
@@ -91,21 +122,9 @@ export function createFileTools(options: FileToolsOptions): FileToolCollection {
   // A workspace that runs the file tools next to its files (a remote box) gets each call as one step there.
   const runner = fileToolsInPlace(resolved.workspace);
   const tools = runner === undefined ? localTools : runToolsInPlace(localTools, stepOptions(options), resolved.workspace, runner);
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  let nativeApplyPatch: ToolDefinition<any> | undefined;
-  return {
+  const collection: PlainFileToolCollection = {
     name: 'files',
     tools,
-    native: {
-      textEditor: (editorOptions) => {
-        const editor = createTextEditorTool(context, byName, editorOptions);
-        return runner === undefined ? editor : runToolInPlace(editor, stepOptions(options), resolved.workspace, runner, { tool: 'textEditor', ...(editorOptions === undefined ? {} : { options: { ...editorOptions } }) });
-      },
-      get applyPatch() {
-        const patch = () => createNativeApplyPatchTool(context);
-        return (nativeApplyPatch ??= runner === undefined ? patch() : runToolInPlace(patch(), stepOptions(options), resolved.workspace, runner, { tool: 'applyPatch' }));
-      },
-    },
     instructions: `${READ_TOOLS_INSTRUCTIONS}\n\n${WRITE_TOOLS_INSTRUCTIONS}`,
     beginUndoUnit(session) {
       if (context.keepBackups) beginUndoUnit(session, context.workspace);
@@ -117,6 +136,12 @@ export function createFileTools(options: FileToolsOptions): FileToolCollection {
       return runner === undefined ? undoLastUnit(session, context.workspace) : undoInPlace(session, context.workspace, runner, stepOptions(options));
     },
   };
+  partsOf.set(collection, {
+    context,
+    tools: new Map(tools.map((tool) => [tool.name, tool])),
+    inPlace: (tool, step) => (runner === undefined ? tool : runToolInPlace(tool, stepOptions(options), resolved.workspace, runner, step)),
+  });
+  return collection;
 }
 
 /** Checks the options of {@link createFileTools} and fills in the defaults. */

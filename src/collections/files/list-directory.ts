@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type ToolDefinition } from '../../tool.js';
 import { fillDescription, LIST_DIRECTORY_DESCRIPTION, PATH_FIELD } from './read-descriptions.js';
-import type { ResolvedReadToolsOptions } from './read-tools.js';
+import type { ResolvedReadToolsOptions } from './read-options.js';
 import { capReply, formatCount, orRoot, plural, shownName } from './text/text.js';
 import { listDirectoryOutput } from './output-schemas.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
-import { errorCode } from '../../workspace/workspace.js';
+import { errorCode } from '../../workspace/file-system-errors.js';
 import { makeParents } from './create-file.js';
 import { forgetRead, readSnapshot, recordRead } from './guard/read-state.js';
 import { fingerprint, recordChange } from './guard/undo.js';

@@ -1,5 +1,17 @@
 import { z } from 'zod';
-import type { ReadFileData } from './read-file.js';
+
+/** What `read_file` gives a user interface as `data`. */
+export interface ReadFileData {
+  /** Relative to the workspace root. */
+  readonly path: string;
+  readonly startLine: number;
+  /** Last line shown; `startLine - 1` when none was. */
+  readonly endLine: number;
+  /** Lines in the file, when known (a large file is not scanned to its end). */
+  readonly totalLines?: number;
+  /** The line to continue with, when more follows. */
+  readonly nextStartLine?: number;
+}
 
 // The shapes of the file tools' `data`, which hosts pass on as structured output (MCP's
 // `outputSchema`); each matches every successful result of its tool.

@@ -1,12 +1,15 @@
+import type { Stats } from 'node:fs';
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
-import { defineTool, type ToolDefinition } from '../../tool.js';
+import type { Session } from '../../session.js';
+import { defineTool, type ToolDefinition, type ToolOutput } from '../../tool.js';
 import { LONG_LINE_LIMIT_BYTES, readPage, type Page, type PageEnd } from './text/line-reader.js';
 import { fillDescription, PATH_FIELD, READ_FIELDS, READ_FILE_DESCRIPTION } from './read-descriptions.js';
 import { recordRead } from './guard/read-state.js';
-import type { ResolvedReadToolsOptions } from './read-tools.js';
+import type { ResolvedReadToolsOptions } from './read-options.js';
 import { formatBytes, formatCount, shownName } from './text/text.js';
 import { readFileOutput } from './output-schemas.js';
+import type { ReadFileData } from './output-schemas.js';
 
 const readFileInput = z.object({
   path: z.string().describe(PATH_FIELD.readFile),
@@ -14,22 +17,14 @@ const readFileInput = z.object({
   end_line: z.number().int().min(1).optional().describe(READ_FIELDS.endLine),
 });
 
-/** What `read_file` gives a user interface as `data`. */
-export interface ReadFileData {
-  /** Relative to the workspace root. */
-  readonly path: string;
-  readonly startLine: number;
-  /** Last line shown; `startLine - 1` when none was. */
-  readonly endLine: number;
-  /** Lines in the file, when known (a large file is not scanned to its end). */
-  readonly totalLines?: number;
-  /** The line to continue with, when more follows. */
-  readonly nextStartLine?: number;
-}
+type ReadFileInput = z.output<typeof readFileInput>;
+
+/** A page that holds lines, as against a file that is not text or a start past its end. */
+type LinesPage = Extract<Page, { type: 'lines' }>;
 
 /** `read_file`: numbered lines of a text file, paged, streamed. */
 export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefinition<typeof readFileInput> {
-  const { workspace, maxReadCharacters, maxLineLength } = options;
+  const { maxReadCharacters, maxLineLength } = options;
   return defineTool({
     name: 'read_file',
     description: fillDescription(READ_FILE_DESCRIPTION, {
@@ -39,88 +34,118 @@ export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefin
     kind: 'read',
     output: readFileOutput,
     input: readFileInput,
-    async execute(input, context) {
-      const startLine = input.start_line ?? 1;
-      const endLine = input.end_line ?? Number.POSITIVE_INFINITY;
-      if (startLine > endLine) {
-        throw new ToolError(
-          `start_line (${startLine}) is after end_line (${endLine}). Give a start_line that is at most end_line, e.g. start_line=${endLine} end_line=${startLine}.`,
-        );
-      }
-      const file = await workspace.resolveFile(input.path);
-      const shown = shownName(file.relative);
-      if (!file.stats.isFile()) {
-        throw new ToolError(`\`${shown}\` is not a regular file (a device, socket or pipe), so it cannot be read.`);
-      }
-
-      const handle = await workspace.open(file.absolute);
-      let page: Page;
-      let stats;
-      try {
-        stats = await handle.stat();
-        if (stats.size === 0) {
-          recordRead(context.session, file.absolute, stats, true);
-          return { text: `\`${shown}\` is empty (0 bytes).`, data: { path: file.relative, startLine: 1, endLine: 0, totalLines: 0 } satisfies ReadFileData };
-        }
-        // The path appears in the header and in a closing note: leave room for it.
-        page = await readPage(handle, {
-          startLine,
-          endLine,
-          maxCharacters: maxReadCharacters - 2 * shown.length,
-          maxLineLength,
-          fileBytes: stats.size,
-        });
-      } finally {
-        await handle.close();
-      }
-
-      if (page.type === 'not-text') {
-        throw new ToolError(notTextMessage(shown, page.kind, stats.size));
-      }
-      if (page.type === 'past-end') {
-        const total = page.totalLines;
-        throw new ToolError(
-          `\`${shown}\` has ${formatCount(total)} ${total === 1 ? 'line' : 'lines'}, so start_line=${startLine} is past the end. Use a start_line from 1 to ${total}.`,
-        );
-      }
-      if (page.lines.length === 0) throw new ToolError(unreadableLineMessage(shown, page.end, startLine));
-
-      const lastShown = startLine + page.lines.length - 1;
-      recordRead(context.session, file.absolute, stats, { from: startLine, to: lastShown, reachedEnd: page.end.type === 'end-of-file' });
-
-      const range = `${lastShown === startLine ? `line ${startLine}` : `lines ${startLine}-${lastShown}`}${page.totalLines === undefined ? '' : ` of ${page.totalLines}`}`;
-      let header: string;
-      let footer: string | undefined;
-      const next = lastShown + 1;
-      switch (page.end.type) {
-        case 'end-of-file':
-          header = `${shown}: ${range} (end of file).`;
-          break;
-        case 'end-line':
-          header = `${shown}: ${range}. More follows: continue with start_line=${next}.`;
-          break;
-        case 'limit':
-          header = `${shown}: ${range}${page.totalLines === undefined ? ` (the file is ${formatBytes(stats.size)})` : ''}. The reply limit of ${formatCount(maxReadCharacters)} characters was reached; more follows: continue with start_line=${next}.`;
-          break;
-        default:
-          header = `${shown}: ${range}. The file is not text from line ${next} on (see the note at the end).`;
-          footer = unreadableLineMessage(shown, page.end, next);
-      }
-      if (page.cutLines > 0) {
-        const lines = page.cutLines === 1 ? '1 line was' : `${formatCount(page.cutLines)} lines were`;
-        header += ` ${lines} longer than ${formatCount(maxLineLength)} characters and cut (marked "line cut").`;
-      }
-      const text = [header, ...page.lines, ...(footer === undefined ? [] : [footer])].join('\n');
-      const data: ReadFileData = {
-        path: file.relative,
-        startLine,
-        endLine: lastShown,
-        ...(page.totalLines === undefined ? {} : { totalLines: page.totalLines }),
-        ...(page.more ? { nextStartLine: next } : {}),
-      };
-      return { text, data };
-    },
+    execute: (input, context) => readFile(options, input, context.session),
   });
+}
+
+async function readFile(options: ResolvedReadToolsOptions, input: ReadFileInput, session: Session): Promise<ToolOutput> {
+  const startLine = input.start_line ?? 1;
+  const endLine = input.end_line ?? Number.POSITIVE_INFINITY;
+  if (startLine > endLine) {
+    throw new ToolError(
+      `start_line (${startLine}) is after end_line (${endLine}). Give a start_line that is at most end_line, e.g. start_line=${endLine} end_line=${startLine}.`,
+    );
+  }
+  const file = await options.workspace.resolveFile(input.path);
+  const shown = shownName(file.relative);
+  if (!file.stats.isFile()) {
+    throw new ToolError(`\`${shown}\` is not a regular file (a device, socket or pipe), so it cannot be read.`);
+  }
+
+  const read = await readRequestedPage(options, file.absolute, shown, startLine, endLine, session);
+  if (read === undefined) {
+    return { text: `\`${shown}\` is empty (0 bytes).`, data: { path: file.relative, startLine: 1, endLine: 0, totalLines: 0 } satisfies ReadFileData };
+  }
+  const { page, stats } = read;
+  if (page.type === 'not-text') {
+    throw new ToolError(notTextMessage(shown, page.kind, stats.size));
+  }
+  if (page.type === 'past-end') {
+    const total = page.totalLines;
+    throw new ToolError(
+      `\`${shown}\` has ${formatCount(total)} ${total === 1 ? 'line' : 'lines'}, so start_line=${startLine} is past the end. Use a start_line from 1 to ${total}.`,
+    );
+  }
+  if (page.lines.length === 0) throw new ToolError(unreadableLineMessage(shown, page.end, startLine));
+
+  const lastShown = startLine + page.lines.length - 1;
+  recordRead(session, file.absolute, stats, { from: startLine, to: lastShown, reachedEnd: page.end.type === 'end-of-file' });
+  return pageReply(options, { shown, relative: file.relative, size: stats.size }, page, startLine, lastShown);
+}
+
+/**
+ * Reads the page through one handle, and the file's stats through the same handle so they
+ * describe what was read; `undefined` for an empty file, which is recorded as read whole.
+ */
+async function readRequestedPage(
+  { workspace, maxReadCharacters, maxLineLength }: ResolvedReadToolsOptions,
+  absolute: string,
+  shown: string,
+  startLine: number,
+  endLine: number,
+  session: Session,
+): Promise<{ page: Page; stats: Stats } | undefined> {
+  const handle = await workspace.open(absolute);
+  try {
+    const stats = await handle.stat();
+    if (stats.size === 0) {
+      recordRead(session, absolute, stats, true);
+      return undefined;
+    }
+    // The path appears in the header and in a closing note: leave room for it.
+    const page = await readPage(handle, {
+      startLine,
+      endLine,
+      maxCharacters: maxReadCharacters - 2 * shown.length,
+      maxLineLength,
+      fileBytes: stats.size,
+    });
+    return { page, stats };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The reply for a page of lines: a header that says where the page ends and how to go on, the lines, and a note on why reading stopped. */
+function pageReply(
+  { maxReadCharacters, maxLineLength }: ResolvedReadToolsOptions,
+  file: { shown: string; relative: string; size: number },
+  page: LinesPage,
+  startLine: number,
+  lastShown: number,
+): ToolOutput {
+  const { shown } = file;
+  const range = `${lastShown === startLine ? `line ${startLine}` : `lines ${startLine}-${lastShown}`}${page.totalLines === undefined ? '' : ` of ${page.totalLines}`}`;
+  let header: string;
+  let footer: string | undefined;
+  const next = lastShown + 1;
+  switch (page.end.type) {
+    case 'end-of-file':
+      header = `${shown}: ${range} (end of file).`;
+      break;
+    case 'end-line':
+      header = `${shown}: ${range}. More follows: continue with start_line=${next}.`;
+      break;
+    case 'limit':
+      header = `${shown}: ${range}${page.totalLines === undefined ? ` (the file is ${formatBytes(file.size)})` : ''}. The reply limit of ${formatCount(maxReadCharacters)} characters was reached; more follows: continue with start_line=${next}.`;
+      break;
+    default:
+      header = `${shown}: ${range}. The file is not text from line ${next} on (see the note at the end).`;
+      footer = unreadableLineMessage(shown, page.end, next);
+  }
+  if (page.cutLines > 0) {
+    const lines = page.cutLines === 1 ? '1 line was' : `${formatCount(page.cutLines)} lines were`;
+    header += ` ${lines} longer than ${formatCount(maxLineLength)} characters and cut (marked "line cut").`;
+  }
+  const text = [header, ...page.lines, ...(footer === undefined ? [] : [footer])].join('\n');
+  const data: ReadFileData = {
+    path: file.relative,
+    startLine,
+    endLine: lastShown,
+    ...(page.totalLines === undefined ? {} : { totalLines: page.totalLines }),
+    ...(page.more ? { nextStartLine: next } : {}),
+  };
+  return { text, data };
 }
 
 function notTextMessage(shown: string, kind: string, size: number): string {

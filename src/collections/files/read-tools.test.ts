@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReadOnlyFileTools as exported } from '../../index.js';
 import { Workspace } from '../../workspace/workspace.js';
-import { createReadOnlyFileTools, createReadTools, validateReadToolsOptions, type ReadToolsOptions } from './read-tools.js';
+import { createReadOnlyFileTools, createReadTools } from './read-tools.js';
+import { validateReadToolsOptions, type ReadToolsOptions } from './read-options.js';
 
 let base: string;
 let workspace: Workspace;

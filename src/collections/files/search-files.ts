@@ -3,8 +3,9 @@ import { ToolError } from '../../errors/tool-error.js';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../tool.js';
 import { compileGlob, globForWorker } from './find-files.js';
 import { fillDescription, PATH_FIELD, SEARCH_FIELDS, SEARCH_FILES_DESCRIPTION } from './read-descriptions.js';
-import type { ResolvedReadToolsOptions } from './read-tools.js';
-import { runSearch, type SearchOutcome } from './search/run-search.js';
+import type { ResolvedReadToolsOptions } from './read-options.js';
+import type { SearchOutcome } from '../../workspace/in-place.js';
+import { runSearch } from './search/run-search.js';
 import { capReply, cutLine, formatBytes, formatCount, formatSeconds, orRoot, plural, shownName } from './text/text.js';
 
 /** Most results a model may ask for in one call. */

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Workspace } from '../../workspace/workspace.js';
-import { pruneSpillFiles } from '../shell/spill.js';
+import { pruneSpillFiles } from '../../workspace/kept-output.js';
 
 /**
  * Keeps a reply within `max` characters by cutting its middle, where the least useful part of

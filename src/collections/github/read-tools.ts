@@ -41,6 +41,13 @@ const limitField = z
   .optional()
   .describe(`How many to list, newest first; default ${DEFAULT_GH_LIST_LIMIT}, at most ${MAX_GH_LIST_LIMIT}.`);
 
+/** What the read tools share: the options, gh's `--repo` arguments, and the reply that saves long output to a file. */
+interface GitHubReader {
+  readonly options: ResolvedGitHubToolsOptions;
+  readonly repoArgs: readonly string[];
+  reply(text: string, data: unknown, name: string): Promise<ToolOutput>;
+}
+
 /** `gh_list_issues`, `gh_view_issue`, `gh_list_prs`, `gh_view_pr` and `gh_diff`: kind `fetch`, no approval. */
 export function createGitHubReadTools(options: ResolvedGitHubToolsOptions) {
   const repoArgs = options.repo === undefined ? [] : ['--repo', options.repo];
@@ -48,8 +55,12 @@ export function createGitHubReadTools(options: ResolvedGitHubToolsOptions) {
     const limited = await limitOutput(options.workspace, text, options.maxOutputCharacters, name);
     return { text: limited.text, data: limited.savedTo === undefined ? data : { ...(data as object), savedTo: limited.savedTo } };
   };
+  const reader: GitHubReader = { options, repoArgs, reply };
+  return [listIssuesTool(reader), viewIssueTool(reader), listPullRequestsTool(reader), viewPullRequestTool(reader), diffTool(reader)];
+}
 
-  const listIssues = defineTool({
+function listIssuesTool({ options, repoArgs, reply }: GitHubReader) {
+  return defineTool({
     name: 'gh_list_issues',
     description: GH_LIST_ISSUES_DESCRIPTION,
     kind: 'fetch',
@@ -64,8 +75,10 @@ export function createGitHubReadTools(options: ResolvedGitHubToolsOptions) {
       return reply(renderIssueList(issues, { state, label, limit }), { issues }, 'gh-issue-list');
     },
   });
+}
 
-  const viewIssue = defineTool({
+function viewIssueTool({ options, repoArgs, reply }: GitHubReader) {
+  return defineTool({
     name: 'gh_view_issue',
     description: GH_VIEW_ISSUE_DESCRIPTION,
     kind: 'fetch',
@@ -77,8 +90,10 @@ export function createGitHubReadTools(options: ResolvedGitHubToolsOptions) {
       return reply(renderIssue(issue), { issue }, `gh-issue-${number}`);
     },
   });
+}
 
-  const listPullRequests = defineTool({
+function listPullRequestsTool({ options, repoArgs, reply }: GitHubReader) {
+  return defineTool({
     name: 'gh_list_prs',
     description: GH_LIST_PRS_DESCRIPTION,
     kind: 'fetch',
@@ -92,8 +107,10 @@ export function createGitHubReadTools(options: ResolvedGitHubToolsOptions) {
       return reply(renderPullRequestList(prs, { state, limit }), { pullRequests: prs }, 'gh-pr-list');
     },
   });
+}
 
-  const viewPullRequest = defineTool({
+function viewPullRequestTool({ options, repoArgs, reply }: GitHubReader) {
+  return defineTool({
     name: 'gh_view_pr',
     description: GH_VIEW_PR_DESCRIPTION,
     kind: 'fetch',
@@ -114,8 +131,10 @@ export function createGitHubReadTools(options: ResolvedGitHubToolsOptions) {
       return reply(renderPullRequest(pullRequest, reviewComments), { pullRequest, reviewComments }, `gh-pr-${number}`);
     },
   });
+}
 
-  const diff = defineTool({
+function diffTool({ options, repoArgs, reply }: GitHubReader) {
+  return defineTool({
     name: 'gh_diff',
     description: GH_DIFF_DESCRIPTION,
     kind: 'fetch',
@@ -127,8 +146,6 @@ export function createGitHubReadTools(options: ResolvedGitHubToolsOptions) {
       return reply(text, { number }, `gh-pr-${number}-diff`);
     },
   });
-
-  return [listIssues, viewIssue, listPullRequests, viewPullRequest, diff];
 }
 
 /** `gh api` arguments for a pull request's line comments; `{owner}/{repo}` is gh's own placeholder for the current repository. */

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { QueryImageData } from './query-image.js';
 
 /** `query_image`'s data: which images the vision model saw. */
 export const queryImageOutput = z.object({
@@ -12,4 +11,4 @@ export const queryImageOutput = z.object({
     }),
   ),
   truncated: z.boolean().describe('True when the answer was cut at its length limit.'),
-}) satisfies z.ZodType<QueryImageData>;
+});

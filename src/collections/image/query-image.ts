@@ -40,7 +40,7 @@ export function createQueryImageTool(options: ResolvedImageToolsOptions) {
     ),
     kind: 'read',
     effects: { openWorld: true },
-    output: queryImageOutput,
+    output: queryImageOutput satisfies z.ZodType<QueryImageData>,
     input,
     canRunInBackground: true,
     reportsProgress: true,

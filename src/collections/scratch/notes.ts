@@ -20,8 +20,11 @@ const FIRST_LINE_CHARACTERS = 80;
 /** `note_write`, `note_read` and `note_list`. */
 export function createNoteTools(options: ResolvedScratchToolsOptions) {
   const { workspace } = options;
+  return [noteWriteTool(workspace), noteReadTool(workspace), noteListTool(workspace)];
+}
 
-  const noteWrite = defineTool({
+function noteWriteTool(workspace: Workspace) {
+  return defineTool({
     name: 'note_write',
     description: NOTE_WRITE_DESCRIPTION.replace('{maxName}', String(MAX_NOTE_NAME_LENGTH)).replace(
       '{maxContent}',
@@ -52,8 +55,10 @@ export function createNoteTools(options: ResolvedScratchToolsOptions) {
       });
     },
   });
+}
 
-  const noteRead = defineTool({
+function noteReadTool(workspace: Workspace) {
+  return defineTool({
     name: 'note_read',
     description: NOTE_READ_DESCRIPTION,
     kind: 'think',
@@ -82,8 +87,10 @@ export function createNoteTools(options: ResolvedScratchToolsOptions) {
       };
     },
   });
+}
 
-  const noteList = defineTool({
+function noteListTool(workspace: Workspace) {
+  return defineTool({
     name: 'note_list',
     description: NOTE_LIST_DESCRIPTION,
     kind: 'think',
@@ -107,8 +114,6 @@ export function createNoteTools(options: ResolvedScratchToolsOptions) {
       };
     },
   });
-
-  return [noteWrite, noteRead, noteList];
 }
 
 /** Where a note lives; the private folder is checked (and made) on the way. */

@@ -6,7 +6,7 @@ import { runTool } from '../../run-tool.js';
 import { createSession } from '../../session.js';
 import type { ToolDefinition } from '../../tool.js';
 import { Workspace } from '../../workspace/workspace.js';
-import { createFileTools } from '../files/index.js';
+import { createFileTools } from '../../dialects/file-tools.js';
 import { createScratchTools, type ScratchToolsOptions } from './index.js';
 
 let root: string;

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
-import { defineTool, type ToolCollection, type ToolDefinition } from '../../tool.js';
+import { defineTool, type ToolCollection, type ToolContext, type ToolDefinition, type ToolOutput } from '../../tool.js';
 import {
   CD_ONLY_NOTE,
   COMMAND_DESCRIPTION,
@@ -16,7 +16,7 @@ import { setBoxJobHost, type BoxJobHost } from '../../background/box-jobs.js';
 import { buildEnvironment } from './environment.js';
 import { formatShellResult } from './format.js';
 import { resolveShellOptions, type ShellConfig, type ShellToolsOptions } from './options.js';
-import { checkCommand, commandApprovalKey, onlyChangesDirectory, prepareApprovalKey, startCommandPolicy } from './policy.js';
+import { checkCommand, type CommandPolicy, commandApprovalKey, onlyChangesDirectory, prepareApprovalKey, startCommandPolicy } from './policy.js';
 import { runCommand } from './run-command.js';
 import { prepareSpawnHost } from '../../workspace/spawn-host-client.js';
 import { runShellOutput } from './output-schema.js';
@@ -54,11 +54,56 @@ export function createShellTools(options: ShellToolsOptions): ToolCollection {
   };
 }
 
+/** What the parts of run_shell share: the resolved options, and the lists in the shape the policy takes. */
+interface RunShell {
+  readonly config: ShellConfig;
+  readonly shellName: string;
+  readonly policy: CommandPolicy;
+  readonly maxTimeoutSeconds: number;
+}
+
+type RunShellInput = z.output<ReturnType<typeof runShellInput>>;
+
 function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinition<any> {
   const timeoutSeconds = Math.ceil(config.timeoutMs / 1000);
   const maxTimeoutSeconds = Math.floor(config.maxTimeoutMs / 1000);
   const policy = { ...(config.allow === undefined ? {} : { allow: config.allow }), ...(config.deny === undefined ? {} : { deny: config.deny }) };
-  const input = z.object({
+  const shell: RunShell = { config, shellName, policy, maxTimeoutSeconds };
+
+  const tool = defineTool({
+    name: 'run_shell',
+    description: runShellDescription({
+      shellName,
+      timeoutSeconds,
+      maxTimeoutSeconds,
+      maxOutputCharacters: config.maxOutputCharacters,
+      ...policy,
+      sandboxed: config.sandbox !== undefined,
+      separateStreams: config.separateStreams,
+    }),
+    kind: 'execute',
+    output: runShellOutput,
+    input: runShellInput(timeoutSeconds, maxTimeoutSeconds),
+    needsApproval: true,
+    canRunInBackground: true,
+    reportsProgress: true,
+    checkPolicy: (input: RunShellInput) => checkRunShellPolicy(shell, input),
+    describeCall: ({ command, working_directory }: RunShellInput) =>
+      working_directory === undefined || working_directory === '.' ? `Run: ${command}` : `Run in ${working_directory}: ${command}`,
+    approvalKey: ({ command }: RunShellInput) => commandApprovalKey(command),
+    execute: (input: RunShellInput, context) => executeRunShell(shell, input, context),
+  });
+  // A workspace whose box keeps jobs (a remote one): run_shell in the background runs there,
+  // outliving this process, with the same policy and folder checks as a call in the foreground.
+  const jobs = (config.workspace as { jobs?: BoxJobHost['jobs'] }).jobs;
+  if (jobs !== undefined) {
+    setBoxJobHost(tool, { jobs, prepare: (value) => prepareBoxJob(shell, value as RunShellInput) });
+  }
+  return tool;
+}
+
+function runShellInput(timeoutSeconds: number, maxTimeoutSeconds: number) {
+  return z.object({
     command: z.string().describe(COMMAND_DESCRIPTION),
     working_directory: z.string().optional().describe(WORKING_DIRECTORY_DESCRIPTION),
     timeout_seconds: z
@@ -75,107 +120,81 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
       .optional()
       .describe(OUTPUT_FILTER_DESCRIPTION),
   });
-  type Input = z.output<typeof input>;
+}
 
-  const tool = defineTool({
-    name: 'run_shell',
-    description: runShellDescription({
-      shellName,
-      timeoutSeconds,
-      maxTimeoutSeconds,
-      maxOutputCharacters: config.maxOutputCharacters,
-      ...policy,
-      sandboxed: config.sandbox !== undefined,
-      separateStreams: config.separateStreams,
-    }),
-    kind: 'execute',
-    output: runShellOutput,
-    input,
-    needsApproval: true,
-    canRunInBackground: true,
-    reportsProgress: true,
-    async checkPolicy({ command, working_directory }: Input) {
-      const refusal = await checkCommand(command, policy);
-      if (refusal !== undefined) return refusal;
-      // approvalKey, which comes next, is synchronous: it reads this parse.
-      await prepareApprovalKey(command);
-      if (working_directory !== undefined) {
-        try {
-          await config.workspace.resolveDirectory(working_directory);
-        } catch (error) {
-          if (error instanceof ToolError) return `working_directory: ${error.message}`;
-          throw error;
-        }
-      }
-      return undefined;
-    },
-    describeCall: ({ command, working_directory }: Input) =>
-      working_directory === undefined || working_directory === '.' ? `Run: ${command}` : `Run in ${working_directory}: ${command}`,
-    approvalKey: ({ command }: Input) => commandApprovalKey(command),
-    async execute({ command, working_directory, timeout_seconds, output_filter }: Input, context) {
-      // The policy runs again here: execute may be reached without runTool (a host calling it directly).
-      const refusal = await checkCommand(command, policy);
-      if (refusal !== undefined) return { text: refusal, isError: true };
-      const directory = await config.workspace.resolveDirectory(working_directory ?? '.');
-      const notes: string[] = [];
-      let timeoutMs = config.timeoutMs;
-      if (timeout_seconds !== undefined) {
-        timeoutMs = Math.ceil(timeout_seconds * 1000);
-        if (timeoutMs > config.maxTimeoutMs) {
-          timeoutMs = config.maxTimeoutMs;
-          notes.push(timeoutCappedNote(timeout_seconds, maxTimeoutSeconds));
-        }
-      } else if (context.background !== undefined) {
-        // A background job's own ceiling applies instead of the foreground timeout.
-        timeoutMs = MAX_TIMER_MS;
-      }
-      if (onlyChangesDirectory(command)) notes.push(CD_ONLY_NOTE);
-
-      const [file, ...args] = shellCommand(config, command, directory.absolute, config.separateStreams);
-      const maxOutput = config.maxOutputCharacters;
-      const outcome = await runCommand({
-        workspace: config.workspace,
-        file: file!,
-        args,
-        cwd: directory.absolute,
-        env: environmentFor(config),
-        timeoutMs,
-        signal: context.signal,
-        separateStreams: config.separateStreams,
-        windowCharacters: maxOutput,
-        spillThreshold: maxOutput - Math.min(REPLY_RESERVE, Math.floor(maxOutput / 2)),
-        maxLineCharacters: config.maxLineCharacters,
-        maxSpillCharacters: config.maxSpillCharacters,
-        ...(output_filter === undefined ? {} : { filter: new RegExp(output_filter) }),
-        ...(context.onProgress === undefined ? {} : { onText: context.onProgress }),
-      });
-      return formatShellResult(outcome, {
-        command,
-        workingDirectory: directory.relative,
-        maxCharacters: maxOutput,
-        timeoutMs,
-        notes,
-        shellName,
-      });
-    },
-  });
-  // A workspace whose box keeps jobs (a remote one): run_shell in the background runs there,
-  // outliving this process, with the same policy and folder checks as a call in the foreground.
-  const jobs = (config.workspace as { jobs?: BoxJobHost['jobs'] }).jobs;
-  if (jobs !== undefined) {
-    setBoxJobHost(tool, {
-      jobs,
-      async prepare(value) {
-        const { command, working_directory } = value as Input;
-        const refusal = await checkCommand(command, policy);
-        if (refusal !== undefined) return { refusal };
-        const directory = await config.workspace.resolveDirectory(working_directory ?? '.');
-        const [file, ...args] = shellCommand(config, command, directory.absolute, false);
-        return { spawn: { file: file!, args, cwd: directory.absolute, env: environmentFor(config) } };
-      },
-    });
+async function checkRunShellPolicy({ config, policy }: RunShell, { command, working_directory }: RunShellInput): Promise<string | undefined> {
+  const refusal = await checkCommand(command, policy);
+  if (refusal !== undefined) return refusal;
+  // approvalKey, which comes next, is synchronous: it reads this parse.
+  await prepareApprovalKey(command);
+  if (working_directory !== undefined) {
+    try {
+      await config.workspace.resolveDirectory(working_directory);
+    } catch (error) {
+      if (error instanceof ToolError) return `working_directory: ${error.message}`;
+      throw error;
+    }
   }
-  return tool;
+  return undefined;
+}
+
+async function executeRunShell(shell: RunShell, { command, working_directory, timeout_seconds, output_filter }: RunShellInput, context: ToolContext): Promise<ToolOutput> {
+  const { config } = shell;
+  // The policy runs again here: execute may be reached without runTool (a host calling it directly).
+  const refusal = await checkCommand(command, shell.policy);
+  if (refusal !== undefined) return { text: refusal, isError: true };
+  const directory = await config.workspace.resolveDirectory(working_directory ?? '.');
+  const { timeoutMs, note } = commandTimeout(shell, timeout_seconds, context.background !== undefined);
+  const notes: string[] = note === undefined ? [] : [note];
+  if (onlyChangesDirectory(command)) notes.push(CD_ONLY_NOTE);
+
+  const [file, ...args] = shellCommand(config, command, directory.absolute, config.separateStreams);
+  const maxOutput = config.maxOutputCharacters;
+  const outcome = await runCommand({
+    workspace: config.workspace,
+    file: file!,
+    args,
+    cwd: directory.absolute,
+    env: environmentFor(config),
+    timeoutMs,
+    signal: context.signal,
+    separateStreams: config.separateStreams,
+    windowCharacters: maxOutput,
+    spillThreshold: maxOutput - Math.min(REPLY_RESERVE, Math.floor(maxOutput / 2)),
+    maxLineCharacters: config.maxLineCharacters,
+    maxSpillCharacters: config.maxSpillCharacters,
+    ...(output_filter === undefined ? {} : { filter: new RegExp(output_filter) }),
+    ...(context.onProgress === undefined ? {} : { onText: context.onProgress }),
+  });
+  return formatShellResult(outcome, {
+    command,
+    workingDirectory: directory.relative,
+    maxCharacters: maxOutput,
+    timeoutMs,
+    notes,
+    shellName: shell.shellName,
+  });
+}
+
+/** The timeout one call runs with, and the note to the model when its `timeout_seconds` was capped. */
+function commandTimeout({ config, maxTimeoutSeconds }: RunShell, timeoutSeconds: number | undefined, inBackground: boolean): { timeoutMs: number; note?: string } {
+  if (timeoutSeconds !== undefined) {
+    const timeoutMs = Math.ceil(timeoutSeconds * 1000);
+    if (timeoutMs > config.maxTimeoutMs) return { timeoutMs: config.maxTimeoutMs, note: timeoutCappedNote(timeoutSeconds, maxTimeoutSeconds) };
+    return { timeoutMs };
+  }
+  // A background job's own ceiling applies instead of the foreground timeout.
+  if (inBackground) return { timeoutMs: MAX_TIMER_MS };
+  return { timeoutMs: config.timeoutMs };
+}
+
+/** The program a background run_shell starts in the box, after the same checks as a call in the foreground. */
+async function prepareBoxJob({ config, policy }: RunShell, { command, working_directory }: RunShellInput): ReturnType<BoxJobHost['prepare']> {
+  const refusal = await checkCommand(command, policy);
+  if (refusal !== undefined) return { refusal };
+  const directory = await config.workspace.resolveDirectory(working_directory ?? '.');
+  const [file, ...args] = shellCommand(config, command, directory.absolute, false);
+  return { spawn: { file: file!, args, cwd: directory.absolute, env: environmentFor(config) } };
 }
 
 /** The program and arguments that run `command`: launcher, sandbox, then the shell. */

@@ -99,6 +99,33 @@ const KNOWN_OPTIONS = new Set([
 
 /** Validates the options once, when the collection is created; messages name the option. */
 export function resolveShellOptions(options: ShellToolsOptions): ShellConfig {
+  assertOptionsShape(options);
+  const limits = resolveLimits(options);
+  const { allow, deny } = resolveCommandLists(options);
+  validateEnvOption(options.env);
+  const inheritEnv = booleanOption('inheritEnv', options.inheritEnv, true);
+  const separateStreams = booleanOption('separateStreams', options.separateStreams, false);
+  const { launcher, shell } = resolveLauncherAndShell(options);
+  const sandbox = resolveSandbox(options);
+
+  if (allow !== undefined && sandbox === undefined) checkAllowlistShell(shell);
+
+  return {
+    workspace: options.workspace,
+    ...limits,
+    ...(allow === undefined ? {} : { allow }),
+    ...(deny === undefined ? {} : { deny }),
+    ...(options.env === undefined ? {} : { env: { ...options.env } }),
+    inheritEnv,
+    separateStreams,
+    shell,
+    launcher,
+    ...(sandbox === undefined ? {} : { sandbox }),
+  };
+}
+
+/** An options object, with no option this collection does not know, and a workspace. */
+function assertOptionsShape(options: ShellToolsOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`Expected createShellTools() to get an options object with a \`workspace\`, got \`${String(options)}\`.`);
   }
@@ -108,6 +135,9 @@ export function resolveShellOptions(options: ShellToolsOptions): ShellConfig {
   if (!isWorkspace(options.workspace)) {
     throw new TypeError(`Expected the \`workspace\` option to be a Workspace (\`new Workspace(root)\`), got \`${String(options.workspace)}\` (${describeType(options.workspace)}).`);
   }
+}
+
+function resolveLimits(options: ShellToolsOptions): Pick<ShellConfig, 'timeoutMs' | 'maxTimeoutMs' | 'maxOutputCharacters' | 'maxLineCharacters' | 'maxSpillCharacters'> {
   const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs, DEFAULT_TIMEOUT_MS);
   const maxTimeoutMs = positiveInteger('maxTimeoutMs', options.maxTimeoutMs, Math.max(DEFAULT_MAX_TIMEOUT_MS, timeoutMs));
   if (timeoutMs > maxTimeoutMs) {
@@ -119,6 +149,10 @@ export function resolveShellOptions(options: ShellToolsOptions): ShellConfig {
   }
   const maxLineCharacters = positiveInteger('maxLineCharacters', options.maxLineCharacters, DEFAULT_MAX_LINE_CHARACTERS);
   const maxSpillCharacters = positiveInteger('maxSpillCharacters', options.maxSpillCharacters, DEFAULT_MAX_SPILL_CHARACTERS);
+  return { timeoutMs, maxTimeoutMs, maxOutputCharacters, maxLineCharacters, maxSpillCharacters };
+}
+
+function resolveCommandLists(options: ShellToolsOptions): { allow: string[] | undefined; deny: string[] | undefined } {
   const allow = prefixList('allow', options.allow);
   const deny = prefixList('deny', options.deny);
   if (deny !== undefined && allow === undefined) {
@@ -127,10 +161,10 @@ export function resolveShellOptions(options: ShellToolsOptions): ShellConfig {
         'so it would only look safe. Pass `allow` as well (`allow: [\'git\'], deny: [\'git push\']`), or use `sandbox: \'bwrap\'`.',
     );
   }
-  validateEnvOption(options.env);
-  const inheritEnv = booleanOption('inheritEnv', options.inheritEnv, true);
-  const separateStreams = booleanOption('separateStreams', options.separateStreams, false);
+  return { allow, deny };
+}
 
+function resolveLauncherAndShell(options: ShellToolsOptions): Pick<ShellConfig, 'launcher' | 'shell'> {
   const launcher = options.launcher === undefined ? [] : stringList('launcher', options.launcher);
   if (options.launcher !== undefined && launcher.length === 0) {
     throw new TypeError('Expected the `launcher` option to name a program, such as `[\'docker\', \'exec\', \'-i\', \'box\']`, got an empty list.');
@@ -140,61 +174,49 @@ export function resolveShellOptions(options: ShellToolsOptions): ShellConfig {
   }
   // Programs are looked up where the workspace runs them: on this machine, or in a remote box.
   const shell = options.shell ?? (launcher.length > 0 ? 'sh' : (options.workspace.findProgram('bash') ?? options.workspace.findProgram('sh') ?? '/bin/sh'));
+  return { launcher, shell };
+}
 
-  let sandbox: ShellConfig['sandbox'];
-  if (options.sandbox !== undefined) {
-    if (options.sandbox !== 'bwrap') {
-      throw new TypeError(`Expected the \`sandbox\` option to be 'bwrap' or left out, got \`${String(options.sandbox)}\` (${describeType(options.sandbox)}).`);
-    }
-    if (!options.workspace.capabilities.spawnsLocally) {
-      throw new TypeError(
-        "The `sandbox: 'bwrap'` option sandboxes programs on this machine, but this workspace runs them elsewhere (" +
-          `${options.workspace.description}). Sandbox the box end instead: \`agent-toolbelt serve-workspace --root DIR --sandbox bwrap\`, or leave out \`sandbox\`.`,
-      );
-    }
-    const readOnlyPaths = options.sandboxReadOnlyPaths === undefined ? [] : stringList('sandboxReadOnlyPaths', options.sandboxReadOnlyPaths);
-    for (const folder of readOnlyPaths) {
-      if (!path.isAbsolute(folder) || !existsSync(folder)) {
-        throw new TypeError(`Expected every entry of the \`sandboxReadOnlyPaths\` option to be an existing absolute path, got \`${folder}\`.`);
-      }
-    }
-    const bwrap = findExecutable('bwrap');
-    if (bwrap === undefined) {
-      throw new TypeError(
-        "The `sandbox: 'bwrap'` option needs bubblewrap, and `bwrap` is not on PATH. Install it (Debian and Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`) or leave out `sandbox`.",
-      );
-    }
-    const probe = probeBwrap(bwrap, options.workspace.root);
-    if (!probe.usable) {
-      throw new TypeError(
-        `bubblewrap is installed (${bwrap}) but cannot create its sandbox on this machine: ${probe.reason}. ` +
-          'It needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile that allows them) or root with CAP_SYS_ADMIN; ' +
-          'in a container, run it with those or use a `launcher` into a real sandbox instead.',
-      );
-    }
-    sandbox = { kind: 'bwrap', command: [bwrap, ...bwrapArguments({ root: options.workspace.root, readOnlyPaths })] };
-  } else if (options.sandboxReadOnlyPaths !== undefined) {
-    throw new TypeError("The `sandboxReadOnlyPaths` option only applies with `sandbox: 'bwrap'`.");
+function resolveSandbox(options: ShellToolsOptions): ShellConfig['sandbox'] {
+  if (options.sandbox === undefined) {
+    if (options.sandboxReadOnlyPaths !== undefined) throw new TypeError("The `sandboxReadOnlyPaths` option only applies with `sandbox: 'bwrap'`.");
+    return undefined;
   }
+  if (options.sandbox !== 'bwrap') {
+    throw new TypeError(`Expected the \`sandbox\` option to be 'bwrap' or left out, got \`${String(options.sandbox)}\` (${describeType(options.sandbox)}).`);
+  }
+  if (!options.workspace.capabilities.spawnsLocally) {
+    throw new TypeError(
+      "The `sandbox: 'bwrap'` option sandboxes programs on this machine, but this workspace runs them elsewhere (" +
+        `${options.workspace.description}). Sandbox the box end instead: \`agent-toolbelt serve-workspace --root DIR --sandbox bwrap\`, or leave out \`sandbox\`.`,
+    );
+  }
+  const readOnlyPaths = options.sandboxReadOnlyPaths === undefined ? [] : stringList('sandboxReadOnlyPaths', options.sandboxReadOnlyPaths);
+  for (const folder of readOnlyPaths) {
+    if (!path.isAbsolute(folder) || !existsSync(folder)) {
+      throw new TypeError(`Expected every entry of the \`sandboxReadOnlyPaths\` option to be an existing absolute path, got \`${folder}\`.`);
+    }
+  }
+  return { kind: 'bwrap', command: bwrapCommand(options.workspace.root, readOnlyPaths) };
+}
 
-  if (allow !== undefined && sandbox === undefined) checkAllowlistShell(shell);
-
-  return {
-    workspace: options.workspace,
-    timeoutMs,
-    maxTimeoutMs,
-    maxOutputCharacters,
-    maxLineCharacters,
-    maxSpillCharacters,
-    ...(allow === undefined ? {} : { allow }),
-    ...(deny === undefined ? {} : { deny }),
-    ...(options.env === undefined ? {} : { env: { ...options.env } }),
-    inheritEnv,
-    separateStreams,
-    shell,
-    launcher,
-    ...(sandbox === undefined ? {} : { sandbox }),
-  };
+/** Bubblewrap and its arguments for a sandbox around `root`, once this machine has shown it can make one. */
+function bwrapCommand(root: string, readOnlyPaths: readonly string[]): string[] {
+  const bwrap = findExecutable('bwrap');
+  if (bwrap === undefined) {
+    throw new TypeError(
+      "The `sandbox: 'bwrap'` option needs bubblewrap, and `bwrap` is not on PATH. Install it (Debian and Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`) or leave out `sandbox`.",
+    );
+  }
+  const probe = probeBwrap(bwrap, root);
+  if (!probe.usable) {
+    throw new TypeError(
+      `bubblewrap is installed (${bwrap}) but cannot create its sandbox on this machine: ${probe.reason}. ` +
+        'It needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or an AppArmor profile that allows them) or root with CAP_SYS_ADMIN; ' +
+        'in a container, run it with those or use a `launcher` into a real sandbox instead.',
+    );
+  }
+  return [bwrap, ...bwrapArguments({ root, readOnlyPaths })];
 }
 
 /** Shells whose grammar the allowlist's check reads: bash, and POSIX sh, whose plain words are bash's. */

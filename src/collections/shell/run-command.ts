@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { ProcessExit, SpawnedProcess } from '../../workspace/spawned-process.js';
 import type { Workspace } from '../../workspace/workspace.js';
 import { OutputSection, type CollectedOutput } from './output-section.js';
 
@@ -54,22 +55,7 @@ export interface CommandOutcome {
  */
 export async function runCommand(options: RunCommandOptions): Promise<CommandOutcome> {
   const started = performance.now();
-  const sectionOptions = {
-    workspace: options.workspace,
-    maxLineCharacters: options.maxLineCharacters,
-    maxSpillCharacters: options.maxSpillCharacters,
-    ...(options.filter === undefined ? {} : { filter: options.filter }),
-    ...(options.onText === undefined ? {} : { onText: options.onText }),
-  };
-  const sections = new Map<string, OutputSection>();
-  if (options.separateStreams) {
-    const window = Math.ceil(options.windowCharacters / 2);
-    const threshold = Math.ceil(options.spillThreshold / 2);
-    sections.set('stdout', new OutputSection({ ...sectionOptions, windowCharacters: window, spillThreshold: threshold, spillSuffix: '-stdout' }));
-    sections.set('stderr', new OutputSection({ ...sectionOptions, windowCharacters: window, spillThreshold: threshold, spillSuffix: '-stderr' }));
-  } else {
-    sections.set('output', new OutputSection({ ...sectionOptions, windowCharacters: options.windowCharacters, spillThreshold: options.spillThreshold }));
-  }
+  const sections = createSections(options);
   const sectionFor = (stream: 'stdout' | 'stderr') => sections.get(stream) ?? sections.get('output')!;
 
   // Through the spawn host where the workspace spawns here: a fork of this process, however
@@ -95,24 +81,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   try {
     exit = await child.exited;
     clearTimeout(timeout);
-    if (exit.startError === undefined && exit.lost === undefined) {
-      let graceTimer: NodeJS.Timeout | undefined;
-      const drained = await Promise.race([
-        readers.then(() => true),
-        new Promise<false>((resolve) => {
-          graceTimer = setTimeout(() => resolve(false), PIPE_GRACE_MS);
-        }),
-      ]);
-      clearTimeout(graceTimer);
-      if (!drained) {
-        pipesHeld = true;
-        child.stop('SIGKILL');
-        child.releaseOutput();
-      }
-    } else {
-      child.releaseOutput();
-    }
-    await readers;
+    pipesHeld = await finishReading(child, exit, readers);
   } finally {
     clearTimeout(timeout);
     clearTimeout(killTimer);
@@ -133,6 +102,57 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
     ...(exit.startError === undefined ? {} : { startError: exit.startError.message }),
     ...(exit.lost === undefined ? {} : { lost: exit.lost.message }),
   };
+}
+
+/** The started program, as the workspace hands it back. */
+type RunningCommand = ReturnType<Workspace['spawn']>;
+
+/** The output sections of one command, each bounded in memory: one merged, or stdout and stderr with half the room each. */
+function createSections(options: RunCommandOptions): Map<string, OutputSection> {
+  const sectionOptions = {
+    workspace: options.workspace,
+    maxLineCharacters: options.maxLineCharacters,
+    maxSpillCharacters: options.maxSpillCharacters,
+    ...(options.filter === undefined ? {} : { filter: options.filter }),
+    ...(options.onText === undefined ? {} : { onText: options.onText }),
+  };
+  const sections = new Map<string, OutputSection>();
+  if (options.separateStreams) {
+    const window = Math.ceil(options.windowCharacters / 2);
+    const threshold = Math.ceil(options.spillThreshold / 2);
+    sections.set('stdout', new OutputSection({ ...sectionOptions, windowCharacters: window, spillThreshold: threshold, spillSuffix: '-stdout' }));
+    sections.set('stderr', new OutputSection({ ...sectionOptions, windowCharacters: window, spillThreshold: threshold, spillSuffix: '-stderr' }));
+  } else {
+    sections.set('output', new OutputSection({ ...sectionOptions, windowCharacters: options.windowCharacters, spillThreshold: options.spillThreshold }));
+  }
+  return sections;
+}
+
+/**
+ * Reads what is left of the output once the main process has ended, for at most
+ * {@link PIPE_GRACE_MS}; true when a leftover process still held the pipes and was stopped.
+ */
+async function finishReading(child: RunningCommand, exit: Awaited<RunningCommand['exited']>, readers: Promise<unknown>): Promise<boolean> {
+  let pipesHeld = false;
+  if (exit.startError === undefined && exit.lost === undefined) {
+    let graceTimer: NodeJS.Timeout | undefined;
+    const drained = await Promise.race([
+      readers.then(() => true),
+      new Promise<false>((resolve) => {
+        graceTimer = setTimeout(() => resolve(false), PIPE_GRACE_MS);
+      }),
+    ]);
+    clearTimeout(graceTimer);
+    if (!drained) {
+      pipesHeld = true;
+      child.stop('SIGKILL');
+      child.releaseOutput();
+    }
+  } else {
+    child.releaseOutput();
+  }
+  await readers;
+  return pipesHeld;
 }
 
 /** Feeds a stream to its section as chunks arrive, pausing only while the section asks to wait. */

@@ -3,12 +3,9 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { nanoid } from 'nanoid';
 import type { Workspace } from '../../workspace/workspace.js';
+import { pruneSpillFiles } from '../../workspace/kept-output.js';
 import type { OutputPiece } from './text-stream.js';
 
-/** Spill files older than this are removed when a new one is made. */
-export const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
-/** At most this many spill files are kept (the newest). */
-export const SPILL_MAX_FILES = 20;
 /**
  * Bytes a spill file may have queued before the command is made to wait. A file stream's own
  * mark (16 KiB) is below one pipe read (64 KiB), so waiting on it paused the command after
@@ -129,26 +126,4 @@ export class SpillFile {
       this.#stream.once('error', () => resolve());
     });
   }
-}
-
-/**
- * Removes the spill files whose names start with `prefix` that are older than a day, and all
- * but the newest {@link SPILL_MAX_FILES} − 1 of them, to make room for one more. The GitHub
- * tools keep their cut replies in the same folder under `gh-`.
- */
-export async function pruneSpillFiles(directory: string, now = Date.now(), prefix = 'shell-', workspace?: Workspace): Promise<void> {
-  // With a workspace, through it (a remote one's folder is in its box); without, on this disk.
-  const listed = workspace === undefined ? await fs.readdir(directory) : (await workspace.list(directory)).map((entry) => entry.name);
-  const names = listed.filter((name) => name.startsWith(prefix) && name.endsWith('.txt'));
-  const files = await Promise.all(
-    names.map(async (name) => {
-      const absolute = path.join(directory, name);
-      const stats = await (workspace === undefined ? fs.lstat(absolute) : workspace.lstatOrUndefined(absolute)).catch(() => undefined);
-      return { absolute, modified: stats?.isFile() ? stats.mtimeMs : undefined };
-    }),
-  );
-  const present = files.filter((file): file is { absolute: string; modified: number } => file.modified !== undefined);
-  present.sort((a, b) => b.modified - a.modified);
-  const doomed = present.filter((file, index) => index >= SPILL_MAX_FILES - 1 || now - file.modified > SPILL_MAX_AGE_MS);
-  await Promise.all(doomed.map((file) => (workspace === undefined ? fs.rm(file.absolute, { force: true }) : workspace.remove(file.absolute).catch(() => undefined))));
 }

@@ -10,7 +10,8 @@
  * protocol reaches nothing the local workspace cannot. Bytes travel as base64 strings.
  */
 import type { PathErrorReason } from '../../errors/path-error.js';
-import type { FileToolStep, FileUndoStep, SessionChanges, SessionSlice, StepOutcome, StepProgress } from '../../collections/files/in-box/in-place-tools.js';
+import type { SpawnParams, WireJob } from '../workspace-jobs.js';
+import type { FileToolStep, FileUndoStep, SessionChanges, SessionSlice, StepOutcome, StepProgress } from '../in-place.js';
 
 /** Sent in the handshake by both ends; a different name is not this protocol. */
 export const PROTOCOL_NAME = 'agent-toolbelt-workspace';
@@ -81,15 +82,6 @@ export interface InitializeResult {
   readonly sandbox: 'bwrap' | null;
 }
 
-/** Parameters of `process/spawn`. */
-export interface SpawnParams {
-  readonly file: string;
-  readonly args: readonly string[];
-  /** Absolute, inside the root (checked again in the box). */
-  readonly cwd: string;
-  /** The program's whole environment. */
-  readonly env: Readonly<Record<string, string>>;
-}
 
 /** The server's answer to `process/spawn`: the process is running (or failed to start; `process/exit` says so). */
 export interface SpawnResult {
@@ -125,19 +117,6 @@ export type WireToolOutcome =
 export interface WireStepAnswer {
   readonly outcome: WireToolOutcome;
   readonly changes: WireSessionChanges;
-}
-
-/** A job started in the box: it outlives the connection (see `box-jobs.ts`). */
-export interface WireJob {
-  readonly id: string;
-  readonly label: string;
-  readonly status: 'running' | 'finished' | 'failed' | 'stopped' | 'timed-out';
-  readonly startedAt: number;
-  readonly endedAt: number | null;
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  /** Bytes of output written so far. */
-  readonly outputBytes: number;
 }
 
 /** Every request, as `[parameters, result]`. */

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { ProcessExit, SpawnedProcess, SpawnProcessOptions } from '../spawn-process.js';
+import type { ProcessExit, SpawnedProcess, SpawnProcessOptions } from '../spawned-process.js';
 import type { RemoteConnection } from './connection.js';
 import type { RemoteNotifications } from './protocol.js';
 

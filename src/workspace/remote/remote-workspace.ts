@@ -1,37 +1,21 @@
 import type { Dirent, Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
-import type { SpawnedProcess, SpawnProcessOptions } from '../spawn-process.js';
+import type { SpawnedProcess, SpawnProcessOptions } from '../spawned-process.js';
 import { ROOT_ELSEWHERE, Workspace, type AtomicWriteOptions, type ResolvedPath, type ResolveOptions, type WorkspaceCapabilities } from '../workspace.js';
 import type { RemoteConnection } from './connection.js';
-import type { SearchOutcome, SearchRequest } from '../../collections/files/search/run-search.js';
-import { OPEN_PREFETCH_BYTES, type InitializeResult, type SpawnParams, type WireJob, type WireSearchRequest } from './protocol.js';
+import type { FileToolStep, FileUndoStep, InPlaceSearchRequest, SearchOutcome, StepAnswer, StepProgress } from '../in-place.js';
+import { DEFAULT_SEARCH_TIMEOUT_MS } from '../in-place.js';
+import { OPEN_PREFETCH_BYTES, type InitializeResult, type WireSearchRequest } from './protocol.js';
+import type { SpawnParams, WireJob, WorkspaceJobs } from '../workspace-jobs.js';
 import { RemoteProcesses } from './remote-process.js';
 import { decodeDirent, decodeStats, decodeError } from './wire-values.js';
 import { ResponseError } from 'vscode-jsonrpc/node';
-import type { FileToolStep, FileUndoStep, StepAnswer, StepProgress } from '../../collections/files/in-box/in-place-tools.js';
-import { DEFAULT_SEARCH_TIMEOUT_MS } from '../../collections/files/read-tools.js';
 import { INPUT_PIECE_CHARACTERS, RemoteErrorCode, type WireStepAnswer } from './protocol.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Bytes of one piece when a whole file comes over the connection: about 1.4 MB of JSON, decoded in a few milliseconds. */
 const READ_PIECE_BYTES = 1024 * 1024;
-
-/**
- * Background jobs that live in the box of a {@link RemoteWorkspace}, keyed by session id: a
- * job started here keeps running when this process ends, and a later connection to the same
- * root lists, reads and stops it with the same session id.
- */
-export interface WorkspaceJobs {
-  /** Starts a program in the box as a job of `sessionId`, stopped after `maxRuntimeMs`. */
-  start(sessionId: string, options: { label: string; spawn: Omit<SpawnParams, 'cwd'> & { cwd: string }; maxRuntimeMs: number }): Promise<WireJob>;
-  /** The session's jobs, oldest first. */
-  list(sessionId: string): Promise<WireJob[]>;
-  /** Output bytes from `position` on (at most `length`), and the job as it is now. */
-  read(sessionId: string, id: string, position: number, length?: number): Promise<{ job: WireJob; data: Buffer }>;
-  /** Stops the job's whole process tree; resolves with the job once it has ended (or after 5 s). */
-  stop(sessionId: string, id: string): Promise<WireJob>;
-}
 
 /**
  * A {@link Workspace} whose files and programs are in a box, reached over a
@@ -260,7 +244,7 @@ export class RemoteWorkspace extends Workspace {
    * that `runSearch` looks for): the walk, the reads, ripgrep when the box has it, and the
    * regular-expression worker all run next to the files. Cancelling the call cancels it there.
    */
-  async searchInPlace(request: SearchRequest): Promise<SearchOutcome> {
+  async searchInPlace(request: InPlaceSearchRequest): Promise<SearchOutcome> {
     const { workspace: _workspace, ...options } = request.options;
     const wire: WireSearchRequest = {
       target: request.target,

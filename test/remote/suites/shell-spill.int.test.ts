@@ -11,5 +11,5 @@ afterAll(() => {
   delete process.env.AGENT_TOOLBELT_TEST_WORKSPACE;
 });
 
-if (bwrapWorks()) await import('../../../src/collections/shell/spill.test.js');
+if (bwrapWorks()) await import('../../../src/workspace/kept-output.test.js');
 else it.skip('needs bubblewrap (`bwrap`) able to create a sandbox here: install bubblewrap to run this suite remotely', () => undefined);

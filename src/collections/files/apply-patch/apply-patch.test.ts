@@ -7,7 +7,8 @@ import { runTool } from '../../../run-tool.js';
 import { createSession, type Session } from '../../../session.js';
 import type { ToolDefinition } from '../../../tool.js';
 import { Workspace } from '../../../workspace/workspace.js';
-import { createFileTools, type FileToolCollection } from '../index.js';
+import { createFileTools } from '../../../dialects/file-tools.js';
+import type { FileToolCollection } from '../index.js';
 
 let base: string;
 let root: string;

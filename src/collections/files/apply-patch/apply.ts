@@ -1,7 +1,7 @@
 import { ToolError } from '../../../errors/tool-error.js';
 import type { Session } from '../../../session.js';
 import type { ToolOutput } from '../../../tool.js';
-import { errorCode } from '../../../workspace/workspace.js';
+import { errorCode } from '../../../workspace/file-system-errors.js';
 import { makeParents } from '../create-file.js';
 import { MAX_EDIT_FILE_BYTES } from '../edit-file.js';
 import type { NumberedLines } from '../text/edit-text.js';

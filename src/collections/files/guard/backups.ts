@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { errorCode, type Workspace } from '../../../workspace/workspace.js';
+import { errorCode } from '../../../workspace/file-system-errors.js';
+import type { Workspace } from '../../../workspace/workspace.js';
 
 /** The folder inside `.toolbelt/` that holds backup copies. */
 export const BACKUP_FOLDER = 'backups';

@@ -1,21 +1,7 @@
 import type { Stats } from 'node:fs';
 import type { Session } from '../../../session.js';
+import type { ReadSnapshot } from '../../../workspace/in-place.js';
 
-/** What the session knows of a file it read: enough to tell whether it changed since. */
-export interface ReadSnapshot {
-  /** Modification time in milliseconds. */
-  readonly mtimeMs: number;
-  readonly size: number;
-  /**
-   * True when every line of the file was read (write_file needs that): in one reply, or page
-   * by page across several while the file stayed the same.
-   */
-  readonly whole: boolean;
-  /** The line ranges read so far, merged, while `whole` is false. */
-  readonly ranges?: ReadonlyArray<readonly [number, number]>;
-  /** The file's last line, once a read reached the end. */
-  readonly lastLine?: number;
-}
 
 /** The lines one `read_file` reply showed. */
 export interface ReadCoverage {

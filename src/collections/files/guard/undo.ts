@@ -1,26 +1,11 @@
 import * as path from 'node:path';
 import type { Session } from '../../../session.js';
-import { errorCode, type Workspace } from '../../../workspace/workspace.js';
+import type { UndoChange } from '../../../workspace/in-place.js';
+import { errorCode } from '../../../workspace/file-system-errors.js';
+import type { Workspace } from '../../../workspace/workspace.js';
 import { readBackup } from './backups.js';
 import { forgetRead } from './read-state.js';
 import { contentHash, withPathLocks } from './write-guards.js';
-
-/**
- * One change a file tool made, as the undo record keeps it: small, plain JSON, paths relative
- * to the workspace root. Contents live in `.toolbelt/backups/`; the record holds only the
- * backup's path and a hash of what the tool left, to tell later whether anyone changed it.
- */
-export type UndoChange =
-  /** `edit_file` or `write_file` changed the file; `backup` holds the content before. */
-  | { readonly type: 'write'; readonly path: string; readonly backup: string; readonly after: string }
-  /** `create_file` made the file. */
-  | { readonly type: 'create'; readonly path: string; readonly after: string }
-  /** `move_file` moved a file, folder or link from `from` to `to`. */
-  | { readonly type: 'move'; readonly from: string; readonly to: string; readonly after: string }
-  /** `delete_file` deleted a file; `backup` holds its content, `mode` its permission bits. */
-  | { readonly type: 'delete'; readonly path: string; readonly backup: string; readonly mode: number }
-  /** `delete_file` deleted a symbolic link pointing at `target`. */
-  | { readonly type: 'delete-link'; readonly path: string; readonly target: string };
 
 /** A file put back by {@link undoLastUnit}. */
 export interface UndoneFile {

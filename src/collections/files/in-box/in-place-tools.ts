@@ -4,109 +4,15 @@
  * collection over its own local workspace) takes each tool's `checkPolicy` or `execute` as one
  * step, so a tool call costs one round trip instead of one per file operation. The part of the
  * session the tools read travels with the step, and what the step changed comes back as
- * changes the caller replays on its own session. `in-box-runner.ts` is the other half.
+ * changes the caller replays on its own session. `runner.ts`, the box end, is the other half; the shapes of the steps are the workspace's (`workspace/in-place.ts`).
  */
 import type { Session } from '../../../session.js';
 import { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from '../../../tool.js';
-import { isInside, type Workspace } from '../../../workspace/workspace.js';
-import { forgetRead, readSnapshots, recordRead, type ReadSnapshot } from '../guard/read-state.js';
-import { recordChange, undoRecordOf, type UndoChange, type UndoResult } from '../guard/undo.js';
-
-/** One tool's step, as the box runs it: everything but the workspace and the live session. */
-export interface FileToolStep {
-  /** The collection the tool comes from; only the file tools run in place. */
-  readonly collection: 'files';
-  /** The collection's options without `workspace`: plain numbers, booleans and folder names. */
-  readonly options: Readonly<Record<string, unknown>>;
-  readonly tool: string;
-  /** `check`: the tool's `checkPolicy`. `execute`: its `execute` (after the policy, with `checkFirst`). */
-  readonly phase: 'check' | 'execute';
-  /** With `phase: 'execute'`: run `checkPolicy` first and answer with its refusal, as `runTool` would have. */
-  readonly checkFirst?: boolean;
-  /** The input, already parsed with the tool's schema. */
-  readonly input: Readonly<Record<string, unknown>>;
-  readonly toolCallId: string;
-  readonly session: SessionSlice;
-  /** Set for a provider-shaped tool of the collection (`files.native`): which one, with its options. */
-  readonly native?: NativeToolStep;
-}
-
-/** Which of `files.native` a step's tool is. */
-export type NativeToolStep = { readonly tool: 'textEditor'; readonly options?: Readonly<Record<string, unknown>> } | { readonly tool: 'applyPatch' };
-
-/** `files.undo(session)`, as the box runs it. */
-export interface FileUndoStep {
-  readonly collection: 'files';
-  readonly options: Readonly<Record<string, unknown>>;
-  readonly session: SessionSlice;
-}
-
-/**
- * The part of a session the file tools read, for one workspace root: the read snapshots of
- * files under the root (read-before-write, pages that add up), and for undo only the root's
- * undo record. Approvals, tasks and jobs never travel.
- */
-export interface SessionSlice {
-  readonly id: string;
-  /** `files.reads` entries under the root, keyed by canonical path. */
-  readonly reads: Readonly<Record<string, ReadSnapshot>>;
-  /** The root's undo record; sent with {@link FileUndoStep} only (tools only add to it). */
-  readonly undo?: unknown;
-}
-
-/**
- * What a step did to the session. Deltas, not whole maps: read tools run side by side, and
- * two parallel `read_file` calls must both leave their snapshot.
- */
-export interface SessionChanges {
-  /** Snapshots the step set, by path; replayed through `recordRead`, so pages read side by side still add up. */
-  readonly readsSet: Readonly<Record<string, ReadSnapshot>>;
-  readonly readsDeleted: readonly string[];
-  /** Undo entries the step added to the current unit. */
-  readonly undoAdded: readonly UndoChange[];
-  /** After an undo: the root's whole undo record, which replaces the caller's. */
-  readonly undo?: unknown;
-}
-
-/** How a step ended: the tool's output, the policy's verdict, or what it threw. */
-export type StepOutcome =
-  | { readonly type: 'output'; readonly output: ToolOutput }
-  | { readonly type: 'checked'; readonly refusal?: string }
-  | { readonly type: 'thrown'; readonly error: unknown };
-
-/** A step's answer. */
-export interface StepAnswer {
-  readonly outcome: StepOutcome;
-  readonly changes: SessionChanges;
-}
-
-/** Progress a step reports, already coalesced where it ran. */
-export interface StepProgress {
-  readonly output?: string;
-  readonly message?: string;
-  readonly progress?: number;
-  readonly total?: number;
-}
-
-/**
- * A workspace capability (announced by `capabilities.runsFileToolsInPlace`): runs the file
- * tools' steps next to its files, each in one round trip. A remote workspace sends them to its
- * box, where `serve-workspace` runs the same collection over its local workspace.
- */
-export interface RunsFileToolsInPlace {
-  /** Runs one step; cancelling `signal` cancels it where it runs. */
-  runFileToolStep(step: FileToolStep, options: { readonly signal?: AbortSignal; readonly onProgress?: (update: StepProgress) => void }): Promise<StepAnswer>;
-  /** Runs `files.undo(session)` where the files are. */
-  undoFileToolsInPlace(step: FileUndoStep): Promise<StepAnswer>;
-}
-
-/** The workspace's in-place runner, when it has one. */
-export function fileToolsInPlace(workspace: Workspace): RunsFileToolsInPlace | undefined {
-  if (workspace.capabilities.runsFileToolsInPlace !== true) return undefined;
-  const runner = workspace as unknown as Partial<RunsFileToolsInPlace>;
-  if (typeof runner.runFileToolStep !== 'function' || typeof runner.undoFileToolsInPlace !== 'function') return undefined;
-  return runner as RunsFileToolsInPlace;
-}
+import { isInside } from '../../../workspace/path-jail.js';
+import type { Workspace } from '../../../workspace/workspace.js';
+import { forgetRead, readSnapshots, recordRead } from '../guard/read-state.js';
+import { recordChange, undoRecordOf, type UndoResult } from '../guard/undo.js';
+import type { FileToolStep, NativeToolStep, ReadSnapshot, RunsFileToolsInPlace, SessionChanges, SessionSlice } from '../../../workspace/in-place.js';
 
 /** The collection's options as they travel: everything but the workspace. */
 export function stepOptions(options: object): Record<string, unknown> {

@@ -9,10 +9,11 @@ import { Session } from '../../../session.js';
 import type { ProgressUpdate } from '../../../progress.js';
 import type { ToolDefinition } from '../../../tool.js';
 import type { Workspace } from '../../../workspace/workspace.js';
-import { createFileTools, type FileToolCollection } from '../index.js';
-import type { FileToolStep, FileUndoStep, SessionChanges, SessionSlice, StepAnswer, StepOutcome } from './in-place-tools.js';
-import { READ_STATE_KEY, type ReadSnapshot } from '../guard/read-state.js';
-import { UNDO_STATE_KEY, type UndoChange } from '../guard/undo.js';
+import type { FileToolCollection, FileToolsOptions } from '../index.js';
+import type { FileToolStep, FileUndoStep, SessionChanges, SessionSlice, StepAnswer, StepOutcome } from '../../../workspace/in-place.js';
+import { READ_STATE_KEY } from '../guard/read-state.js';
+import { UNDO_STATE_KEY } from '../guard/undo.js';
+import type { ReadSnapshot, UndoChange } from '../../../workspace/in-place.js';
 
 /** Collections kept, one per distinct set of options (a caller usually has one or two). */
 const MAX_COLLECTIONS = 16;
@@ -20,10 +21,16 @@ const MAX_COLLECTIONS = 16;
 /** Runs file tool steps for callers over one local workspace (the box's). */
 export class FileToolRunner {
   readonly #workspace: Workspace;
+  readonly #createFileTools: (options: FileToolsOptions) => FileToolCollection;
   readonly #collections = new Map<string, { collection: FileToolCollection; tools: Map<string, ToolDefinition<any>>; native: Map<string, ToolDefinition<any>> }>();
 
-  constructor(workspace: Workspace) {
+  /**
+   * `createFileTools` is the package's own (the dialects add the provider-shaped tools), handed
+   * in by the box server, which stands above both.
+   */
+  constructor(workspace: Workspace, createFileTools: (options: FileToolsOptions) => FileToolCollection) {
     this.#workspace = workspace;
+    this.#createFileTools = createFileTools;
   }
 
   /**
@@ -79,7 +86,7 @@ export class FileToolRunner {
     const key = JSON.stringify(step.options);
     let found = this.#collections.get(key);
     if (found === undefined) {
-      const collection = createFileTools({ ...(step.options as object), workspace: this.#workspace });
+      const collection = this.#createFileTools({ ...(step.options as object), workspace: this.#workspace });
       found = { collection, tools: new Map(collection.tools.map((tool) => [tool.name, tool])), native: new Map() };
       if (this.#collections.size >= MAX_COLLECTIONS) this.#collections.delete(this.#collections.keys().next().value!);
       this.#collections.set(key, found);

@@ -1,16 +1,7 @@
 import type { Worker } from 'node:worker_threads';
-import {
-  PATH_BYTES,
-  READING,
-  releaseSearchWorker,
-  type ChunkResult,
-  type FoundMessage,
-  type SearchChunk,
-  type SearchWalkJob,
-  type SearchWorkerInit,
-  type SearchWorkerRequest,
-  type WorkerMessage,
-} from './worker-pool.js';
+import type { SearchStop } from '../../../workspace/in-place.js';
+import { PATH_BYTES, READING, type ChunkResult, type FoundMessage, type SearchChunk, type SearchWalkJob, type SearchWorkerInit, type SearchWorkerRequest, type WorkerMessage } from './protocol.js';
+import { releaseSearchWorker } from './worker-pool.js';
 
 /** Chunks sent to the worker in one message, at most. */
 const BATCH_CHUNKS = 64;
@@ -29,13 +20,6 @@ export interface FileState {
 
 /** How a disk-mode walk ended. */
 export type WalkEnd = NonNullable<FoundMessage['end']>;
-
-/** Why the channel stopped the worker. */
-export type ChannelStop =
-  | { readonly type: 'timeout'; readonly afterMs: number }
-  | { readonly type: 'cancelled' }
-  /** The regular expression was stuck on `line` (when known) of `file`. */
-  | { readonly type: 'regex-timeout'; readonly file: string; readonly line?: number };
 
 interface Sent {
   readonly file: FileState;
@@ -76,7 +60,7 @@ export class SearchChannel {
   #lastPosition = '';
   #lastMove = Date.now();
   readonly #watchdog: NodeJS.Timeout;
-  failure: ChannelStop | undefined;
+  failure: SearchStop | undefined;
   crash: Error | undefined;
 
   /** Sets up `worker` (from `acquireSearchWorker`, which this channel gives back or terminates at {@link close}) for the search `init` describes. */
@@ -147,7 +131,7 @@ export class SearchChannel {
   }
 
   /** Stops the worker for `stop`; what was committed stays. */
-  fail(stop: ChannelStop): void {
+  fail(stop: SearchStop): void {
     if (this.#ended) return;
     this.failure = stop;
     void this.#worker.terminate();

@@ -2,7 +2,7 @@
  * How the search threads read one file in disk mode, with synchronous calls (they block only
  * the thread that makes them): open without following a link, read it whole into a buffer
  * kept for the next file, and say what it is. Text is returned as bytes, so the byte
- * prefilter (`search-prefilter.ts`) can pass over a file without decoding it. Used by the
+ * prefilter (`prefilter.ts`) can pass over a file without decoding it. Used by the
  * search worker, which matches, and by its walker thread, which screens files ahead of it.
  */
 import { isUtf8 } from 'node:buffer';

@@ -12,6 +12,15 @@ import { findInSmallFolder } from './folder-listing.js';
 import { findInWorker } from './worker-pool.js';
 import { createReadOnlyFileTools } from '../read-tools.js';
 
+/** A deterministic pseudo-random generator, so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
 describe('globFolders', () => {
   it('finds the folders a match can lie under', () => {
     const facts = globFolders('pkg-0/src/mod-1/*.js');
@@ -189,6 +198,23 @@ describe('find_files with the walk started at the glob and folders pruned', () =
       expect(paths(worker), pattern).toEqual(reference);
       expect(paths(workspace), pattern).toEqual(reference);
       expect(worker.text, pattern).toBe(workspace.text);
+    }
+  });
+});
+
+describe('globForWorker', () => {
+  it('matches exactly the paths compileGlob matches', () => {
+    const globs = ['*.ts', '**/*.ts', 'src/*.ts', 'src/**', '*.{md,txt}', 'a?c.js', '[ab]*.md', '.*', 'f1*', 'src/deep/**/*.ts', './src/*.ts', '/a/b/*', 'node_modules', '*'];
+    const next = random(3);
+    const parts = ['src', 'deep', 'a', 'b', 'abc.js', 'x.ts', 'y.md', '.hidden', 'f10.txt', 'node_modules', 'README', 'a.b.ts'];
+    const paths = Array.from({ length: 400 }, () => Array.from({ length: 1 + Math.floor(next() * 4) }, () => parts[Math.floor(next() * parts.length)]!).join('/'));
+    for (const glob of globs) {
+      const expected = compileGlob(glob, 'include');
+      const pattern = globForWorker(glob);
+      const regex = new RegExp(pattern.source, pattern.flags);
+      const worker = (fromStart: string): boolean =>
+        fromStart === pattern.glob || regex.test(pattern.basename ? fromStart.slice(fromStart.lastIndexOf('/') + 1) : fromStart);
+      for (const candidate of paths) expect([glob, candidate, worker(candidate)]).toEqual([glob, candidate, expected(candidate)]);
     }
   });
 });

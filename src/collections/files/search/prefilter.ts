@@ -6,7 +6,19 @@
  * and a regular expression over the text (4–10 times slower, measured on this repository's
  * `node_modules`). The test may say "may match" for a file that does not (the worker then
  * matches it properly); it never says "cannot match" for a file that does.
+ *
+ * Also the text prefilter, {@link canPrefilter}: whether one test of a whole chunk of text can
+ * stand for testing its lines one by one.
  */
+
+/**
+ * True when testing a whole chunk at once (with the `m` flag) can only miss if no line matches,
+ * so a chunk without a whole-text match can be skipped. Lookarounds could see past a line's
+ * end and `$` could stop at a `\r`, so patterns with them are matched line by line only.
+ */
+export function canPrefilter(source: string): boolean {
+  return !/\(\?<?[=!]/.test(source) && !source.includes('$');
+}
 
 /** Text the pattern's matches must contain: one of `literals` in every matching line. */
 export interface RequiredText {
@@ -43,91 +55,109 @@ const RAREST_FIRST = '~^%798\\56$+43z#@<2q!|?&>1j][\'0_-xkw`{}v*:y";b/=)(,gfh.mu
 export function requiredText(source: string, flags: string): RequiredText | undefined {
   // The `v` flag's nested classes are not parsed here (`compilePattern` never sets it).
   if (flags.includes('v')) return undefined;
-  const caseless = flags.includes('i');
   const characters = [...source];
-  const literals: string[] = [];
-  let best = '';
-  let run = '';
-  let depth = 0;
-  let inClass = false;
-  const endRun = (): void => {
-    if (run.length > best.length) best = run;
-    run = '';
-  };
-  /** A character that stands for itself, unless its bytes cannot be compared as they are. */
-  const literal = (character: string): void => {
-    const code = character.codePointAt(0)!;
-    // A lone surrogate (a pattern without `u`) has no UTF-8 bytes of its own to look for.
-    if (character === '\n' || character === '\r' || (code >= 0xd800 && code <= 0xdfff) || (caseless && code > 0x7f)) endRun();
-    else run += character;
-  };
-  /** A quantifier applies to the character before it, which may then be absent or repeated: it leaves the literal. */
-  const quantified = (): void => {
-    if (run.length > 0) run = [...run].slice(0, -1).join('');
-    endRun();
-  };
+  const scan = new LiteralScan(flags.includes('i'));
   for (let index = 0; index < characters.length; index += 1) {
+    const last = scan.read(characters, index);
+    if (last === undefined) return undefined;
+    index = last;
+  }
+  const literals = scan.finish();
+  if (literals === undefined || literals.length > MAX_LITERALS) return undefined;
+  return { literals, caseless: scan.caseless, unicodeFolds: scan.caseless && flags.includes('u') };
+}
+
+/**
+ * The literals of a pattern read one character at a time, for {@link requiredText}: the
+ * longest run of literal text of each top-level alternative.
+ */
+class LiteralScan {
+  readonly caseless: boolean;
+  readonly #literals: string[] = [];
+  /** The longest run of the current alternative so far. */
+  #best = '';
+  /** The run of literal text being read. */
+  #run = '';
+  #depth = 0;
+  #inClass = false;
+
+  constructor(caseless: boolean) {
+    this.caseless = caseless;
+  }
+
+  /**
+   * Reads the character at `index` (with what belongs to it); the index of the last character
+   * read, or `undefined` when the pattern cannot have required text.
+   */
+  read(characters: readonly string[], index: number): number | undefined {
     const character = characters[index]!;
-    if (inClass) {
-      if (character === '\\') index += 1;
-      else if (character === ']') inClass = false;
-      continue;
+    if (this.#inClass) {
+      if (character === '\\') return index + 1;
+      if (character === ']') this.#inClass = false;
+      return index;
     }
-    if (character === '\\') {
-      const next = characters[index + 1];
-      if (next === undefined) return undefined;
-      index += 1;
-      if (depth === 0 && /^[!-/:-@[-`{-~]$/.test(next)) {
-        // Escaped punctuation (`\.`, `\(`) stands for itself.
-        if (isQuantifierStart(characters, index + 1)) endRun();
-        else literal(next);
-        continue;
-      }
-      endRun();
-      // The escape's own arguments (`\x41`, `\u{1F600}`, `\p{Letter}`, `\k<name>`, `\12`) are not literal text.
-      index = escapeEnd(characters, index);
-      continue;
-    }
-    if (character === '[') {
-      endRun();
-      inClass = true;
-      continue;
-    }
-    if (character === '(') {
-      endRun();
-      depth += 1;
-      continue;
-    }
-    if (character === ')') {
-      endRun();
-      depth -= 1;
-      continue;
+    if (character === '\\') return this.#escape(characters, index);
+    if (character === '[' || character === '(' || character === ')') {
+      this.#endRun();
+      if (character === '[') this.#inClass = true;
+      else this.#depth += character === '(' ? 1 : -1;
+      return index;
     }
     // Inside a group nothing is taken: its alternatives and quantifiers are its own.
-    if (depth > 0) continue;
+    if (this.#depth > 0) return index;
     if (character === '|') {
-      endRun();
-      if (best === '') return undefined;
-      literals.push(best);
-      best = '';
-      continue;
+      this.#endRun();
+      if (this.#best === '') return undefined;
+      this.#literals.push(this.#best);
+      this.#best = '';
+      return index;
     }
     if (isQuantifierStart(characters, index)) {
-      quantified();
-      if (character === '{') index = characters.indexOf('}', index);
-      continue;
+      // A quantifier applies to the character before it, which may then be absent or repeated: it leaves the literal.
+      if (this.#run.length > 0) this.#run = [...this.#run].slice(0, -1).join('');
+      this.#endRun();
+      return character === '{' ? characters.indexOf('}', index) : index;
     }
-    if ('^$.{}]'.includes(character)) {
-      endRun();
-      continue;
-    }
-    literal(character);
+    if ('^$.{}]'.includes(character)) this.#endRun();
+    else this.#literal(character);
+    return index;
   }
-  endRun();
-  if (inClass || depth !== 0 || best === '') return undefined;
-  literals.push(best);
-  if (literals.length > MAX_LITERALS) return undefined;
-  return { literals, caseless, unicodeFolds: caseless && flags.includes('u') };
+
+  /** The literals, one per top-level alternative, once every character was read; `undefined` when the pattern has none to require. */
+  finish(): string[] | undefined {
+    this.#endRun();
+    if (this.#inClass || this.#depth !== 0 || this.#best === '') return undefined;
+    this.#literals.push(this.#best);
+    return this.#literals;
+  }
+
+  /** An escape whose backslash is at `index`; the index of its last character. */
+  #escape(characters: readonly string[], index: number): number | undefined {
+    const next = characters[index + 1];
+    if (next === undefined) return undefined;
+    if (this.#depth === 0 && /^[!-/:-@[-`{-~]$/.test(next)) {
+      // Escaped punctuation (`\.`, `\(`) stands for itself.
+      if (isQuantifierStart(characters, index + 2)) this.#endRun();
+      else this.#literal(next);
+      return index + 1;
+    }
+    this.#endRun();
+    // The escape's own arguments (`\x41`, `\u{1F600}`, `\p{Letter}`, `\k<name>`, `\12`) are not literal text.
+    return escapeEnd(characters, index + 1);
+  }
+
+  /** A character that stands for itself, unless its bytes cannot be compared as they are. */
+  #literal(character: string): void {
+    const code = character.codePointAt(0)!;
+    // A lone surrogate (a pattern without `u`) has no UTF-8 bytes of its own to look for.
+    if (character === '\n' || character === '\r' || (code >= 0xd800 && code <= 0xdfff) || (this.caseless && code > 0x7f)) this.#endRun();
+    else this.#run += character;
+  }
+
+  #endRun(): void {
+    if (this.#run.length > this.#best.length) this.#best = this.#run;
+    this.#run = '';
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ export interface SearchWorkerInit {
   readonly flags: string;
   readonly mode: 'files' | 'lines' | 'counts';
   readonly maxMatchLineLength: number;
-  /** The whole-text test may skip a chunk with no match (see {@link canPrefilter}). */
+  /** The whole-text test may skip a chunk with no match (see `canPrefilter` in `prefilter.ts`). */
   readonly prefilter: boolean;
   /** Text every match contains (see `requiredText`): in disk mode, files whose bytes lack it are not decoded. */
   readonly required: RequiredText | undefined;
@@ -187,7 +187,6 @@ export type WorkerMessage = { readonly type: 'ready' } | { readonly type: 'resul
 
 /** Bytes of shared memory where the disk-mode worker writes the path of the file it is matching, for the watchdog. */
 export const PATH_BYTES = 16 * 1024;
-
 
 /** Slots of the control memory the search worker shares with its walker thread. */
 export const CONTROL_SLOTS = {

@@ -6,8 +6,8 @@
  * thread that asked. Never imported by the library itself; forked from its own module file.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { HostReply, HostRequest } from './ripgrep-process.js';
-import { parseRipgrepOutput } from './ripgrep.js';
+import type { HostReply, HostRequest } from './ripgrep-host-protocol.js';
+import { parseRipgrepOutput } from './ripgrep-output.js';
 import { lowerThisThreadsPriority } from './priority.js';
 
 /** Milliseconds between asking ripgrep to stop and making it. */

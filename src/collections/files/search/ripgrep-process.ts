@@ -8,28 +8,8 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { RipgrepAnswer } from './ripgrep.js';
+import type { HostReply, HostRequest, RipgrepAnswer } from './ripgrep-host-protocol.js';
 import { workerScript } from './worker-script.js';
-
-/** What the host is asked: run ripgrep, or stop run `id`. */
-export type HostRequest =
-  | {
-      readonly type: 'run';
-      readonly id: number;
-      readonly program: string;
-      readonly args: readonly string[];
-      readonly cwd: string;
-      readonly timeoutMs: number;
-      /** Bytes of output past which ripgrep is stopped. */
-      readonly maxBytes: number;
-    }
-  | { readonly type: 'cancel'; readonly id: number };
-
-/** The host's answer to run `id`. */
-export interface HostReply {
-  readonly id: number;
-  readonly answer: RipgrepAnswer;
-}
 
 /** Milliseconds past a run's own time limit after which a host that never answered is given up on. */
 const HOST_GRACE_MS = 5_000;

@@ -61,25 +61,12 @@ function find(message: WalkerFindJob): void {
 /** Batches the search worker has to go before the walker screens files instead of listing more folders. */
 const LOW_WATER_BATCHES = 4;
 
-/** The files of one posted batch, with their claim slots (see `CLAIM`). */
-interface Posted {
-  readonly entries: readonly WalkEntry[];
-  readonly claims: Int32Array;
-}
-
 function walk(job: WalkerSearchJob): void {
   const stopped = (): boolean => Atomics.load(control, CONTROL_SLOTS.stop) !== job.id;
   const backlog = (): number => Atomics.load(control, CONTROL_SLOTS.posted) - Atomics.load(control, CONTROL_SLOTS.taken);
-  const skipped = new Set(job.skipped);
-  const included = includer(job.include);
-  const mayHoldMatches = folderFilter(job.include);
   const screen = job.screen === undefined ? undefined : { ...job.screen, mayMatch: compileRequiredText(job.screen.required) };
-  /** Posted batches that may still hold files to screen, oldest first. */
-  const posted: Posted[] = [];
-  /** The next file to screen, going back from the newest: a batch in `posted` and an entry in it. */
-  let cursor = { batch: -1, entry: -1 };
-  /** Where screening stood when a newer batch went out, to go on from there once the newer one is done. */
-  const resume: { batch: number; entry: number }[] = [];
+  const screening = screen === undefined ? undefined : new ScreeningCursor((absolute) => screenFile(absolute, screen));
+  const lister = new FolderLister(job);
   let entries: WalkEntry[] = [];
   let sent = 0;
   const send = (end: boolean): void => {
@@ -88,57 +75,53 @@ function walk(job: WalkerSearchJob): void {
       if (Atomics.load(control, CONTROL_SLOTS.posted) - taken < WALK_BATCHES_AHEAD || stopped()) break;
       Atomics.wait(control, CONTROL_SLOTS.taken, taken, 100);
     }
-    if (screen === undefined) postToWorker({ id: job.id, entries, end });
+    if (screening === undefined) postToWorker({ id: job.id, entries, end });
     else {
       const claims = new SharedArrayBuffer(4 * entries.length);
       postToWorker({ id: job.id, entries, end, claims });
-      posted.push({ entries, claims: new Int32Array(claims) });
-      if (cursor.batch >= 0) resume.push(cursor);
-      // Older batches are the worker's by now, or screened already.
-      if (posted.length > 2 * WALK_BATCHES_AHEAD) {
-        posted.shift();
-        for (const position of resume) position.batch -= 1;
-      }
-      cursor = { batch: posted.length - 1, entry: entries.length - 1 };
+      screening.add(entries, new Int32Array(claims));
     }
     entries = [];
     sent += 1;
   };
-  /**
-   * Screens the newest file not taken yet; false when there is none. Going back from the
-   * newest file, a slot already taken means the files before it are the worker's, or were
-   * screened before a newer batch went out (then screening goes on where it stood).
-   */
-  const screenOne = (): boolean => {
-    if (screen === undefined) return false;
-    for (;;) {
-      if (cursor.batch < 0) {
-        const previous = resume.pop();
-        if (previous === undefined) return false;
-        cursor = previous;
-        continue;
-      }
-      const batch = posted[cursor.batch]!;
-      if (cursor.entry < 0) {
-        cursor = { batch: cursor.batch - 1, entry: (posted[cursor.batch - 1]?.entries.length ?? 0) - 1 };
-        continue;
-      }
-      const index = cursor.entry;
-      const entry = batch.entries[index]!;
-      cursor.entry -= 1;
-      if (entry[0] === 'u') continue;
-      if (Atomics.compareExchange(batch.claims, index, CLAIM.free, CLAIM.screening) !== CLAIM.free) {
-        cursor = { batch: -1, entry: -1 };
-        continue;
-      }
-      Atomics.store(batch.claims, index, screenFile(entry[1], screen));
-      Atomics.notify(batch.claims, index);
-      return true;
-    }
-  };
-  const pending: PendingFolder[] = [{ absolute: job.start, fromStart: '' }];
-  const listNext = (): void => {
-    const folder = pending.pop()!;
+  while (lister.more && !stopped()) {
+    // Listing comes first while the worker is short of files; otherwise the newest files are screened.
+    if (backlog() >= LOW_WATER_BATCHES && screening?.screenOne() === true) continue;
+    lister.listNext(entries);
+    // Small batches first, so reading starts at once; larger ones after; and at once when the worker waits.
+    if (entries.length >= (sent < 4 ? 16 : WALK_BATCH_ENTRIES) || (entries.length > 0 && backlog() === 0)) send(false);
+  }
+  send(true);
+  // The last files are screened while the worker reaches them.
+  while (!stopped() && screening?.screenOne() === true);
+  reader?.releaseWholeBuffer();
+}
+
+/** A search walk's folders, listed one at a time depth first: entries in name order, files before subfolders. */
+class FolderLister {
+  readonly #job: WalkerSearchJob;
+  readonly #skipped: ReadonlySet<string>;
+  readonly #included: (fromStart: string) => boolean;
+  readonly #mayHoldMatches: (fromStart: string) => boolean;
+  readonly #pending: PendingFolder[];
+
+  constructor(job: WalkerSearchJob) {
+    this.#job = job;
+    this.#skipped = new Set(job.skipped);
+    this.#included = includer(job.include);
+    this.#mayHoldMatches = folderFilter(job.include);
+    this.#pending = [{ absolute: job.start, fromStart: '' }];
+  }
+
+  /** True while folders are left to list. */
+  get more(): boolean {
+    return this.#pending.length > 0;
+  }
+
+  /** Lists the next folder: its files the include glob takes (or the folder, when it cannot be listed) go on `entries`. */
+  listNext(entries: WalkEntry[]): void {
+    const job = this.#job;
+    const folder = this.#pending.pop()!;
     let listed: fs.Dirent[];
     try {
       listed = fs.readdirSync(folder.absolute, { withFileTypes: true });
@@ -152,27 +135,87 @@ function walk(job: WalkerSearchJob): void {
     for (const entry of listed) {
       if (entry.isDirectory()) {
         const fromStart = prefix + entry.name;
-        if (!skipped.has(entry.name) && mayHoldMatches(fromStart)) subfolders.push({ absolute: folder.absolute + path.sep + entry.name, fromStart });
+        if (!this.#skipped.has(entry.name) && this.#mayHoldMatches(fromStart)) subfolders.push({ absolute: folder.absolute + path.sep + entry.name, fromStart });
       } else if (entry.isFile()) {
         const fromStart = prefix + entry.name;
-        if (included(fromStart)) {
+        if (this.#included(fromStart)) {
           entries.push(['f', folder.absolute + path.sep + entry.name, job.shownPrefix + fromStart]);
         }
       }
     }
-    for (let index = subfolders.length - 1; index >= 0; index -= 1) pending.push(subfolders[index]!);
-  };
-  while (pending.length > 0 && !stopped()) {
-    // Listing comes first while the worker is short of files; otherwise the newest files are screened.
-    if (backlog() >= LOW_WATER_BATCHES && screenOne()) continue;
-    listNext();
-    // Small batches first, so reading starts at once; larger ones after; and at once when the worker waits.
-    if (entries.length >= (sent < 4 ? 16 : WALK_BATCH_ENTRIES) || (entries.length > 0 && backlog() === 0)) send(false);
+    for (let index = subfolders.length - 1; index >= 0; index -= 1) this.#pending.push(subfolders[index]!);
   }
-  send(true);
-  // The last files are screened while the worker reaches them.
-  while (!stopped() && screenOne());
-  reader?.releaseWholeBuffer();
+}
+
+/** The files of one posted batch, with their claim slots (see `CLAIM`). */
+interface Posted {
+  readonly entries: readonly WalkEntry[];
+  readonly claims: Int32Array;
+}
+
+/**
+ * Which file the walker screens next: the newest posted file not taken yet, going back from
+ * the newest batch while the search worker works forward from the oldest, so the two meet
+ * without reading a file twice.
+ */
+class ScreeningCursor {
+  readonly #screenFile: (absolute: string) => number;
+  /** Posted batches that may still hold files to screen, oldest first. */
+  readonly #posted: Posted[] = [];
+  /** The next file to screen, going back from the newest: a batch in `posted` and an entry in it. */
+  #cursor = { batch: -1, entry: -1 };
+  /** Where screening stood when a newer batch went out, to go on from there once the newer one is done. */
+  readonly #resume: { batch: number; entry: number }[] = [];
+
+  /** `screenFile` reads a file and gives its `CLAIM` state. */
+  constructor(screenFile: (absolute: string) => number) {
+    this.#screenFile = screenFile;
+  }
+
+  /** A batch just posted: screening starts again from its last file. */
+  add(entries: readonly WalkEntry[], claims: Int32Array): void {
+    const posted = this.#posted;
+    posted.push({ entries, claims });
+    if (this.#cursor.batch >= 0) this.#resume.push(this.#cursor);
+    // Older batches are the worker's by now, or screened already.
+    if (posted.length > 2 * WALK_BATCHES_AHEAD) {
+      posted.shift();
+      for (const position of this.#resume) position.batch -= 1;
+    }
+    this.#cursor = { batch: posted.length - 1, entry: entries.length - 1 };
+  }
+
+  /**
+   * Screens the newest file not taken yet; false when there is none. Going back from the
+   * newest file, a slot already taken means the files before it are the worker's, or were
+   * screened before a newer batch went out (then screening goes on where it stood).
+   */
+  screenOne(): boolean {
+    for (;;) {
+      if (this.#cursor.batch < 0) {
+        const previous = this.#resume.pop();
+        if (previous === undefined) return false;
+        this.#cursor = previous;
+        continue;
+      }
+      const batch = this.#posted[this.#cursor.batch]!;
+      if (this.#cursor.entry < 0) {
+        this.#cursor = { batch: this.#cursor.batch - 1, entry: (this.#posted[this.#cursor.batch - 1]?.entries.length ?? 0) - 1 };
+        continue;
+      }
+      const index = this.#cursor.entry;
+      const entry = batch.entries[index]!;
+      this.#cursor.entry -= 1;
+      if (entry[0] === 'u') continue;
+      if (Atomics.compareExchange(batch.claims, index, CLAIM.free, CLAIM.screening) !== CLAIM.free) {
+        this.#cursor = { batch: -1, entry: -1 };
+        continue;
+      }
+      Atomics.store(batch.claims, index, this.#screenFile(entry[1]));
+      Atomics.notify(batch.claims, index);
+      return true;
+    }
+  }
 }
 
 /** Reads one file for the search worker and says what it found, as a `CLAIM` state. */

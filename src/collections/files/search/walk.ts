@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { errorCode, rethrowUnlessFileSystemError, type Workspace } from '../../../workspace/workspace.js';
+import { errorCode, rethrowUnlessFileSystemError } from '../../../workspace/file-system-errors.js';
+import type { Workspace } from '../../../workspace/workspace.js';
 
 /**
  * Folder listings in flight at once. Listing is mostly waiting on the disk (or a remote
@@ -70,17 +71,87 @@ export async function* walkFiles(
   const skippedNames = new Set(skipped);
   const first = base === undefined ? folderAt(start, '') : await folderBelow(workspace, start, base, skippedNames, report);
   if (first === undefined) return;
-  /** Folders found and not listed yet, for the look-ahead: the first in walk order is listed next. */
-  const toList = new FolderQueue();
-  let inFlight = 0;
-  /** Folders whose listing started and that the walk has not reached yet. */
-  let ahead = 0;
-  let stopped = false;
+  const lister = new FolderLister(workspace, skippedNames, mayHoldMatches);
+  const pending: Folder[] = [first];
+  try {
+    while (pending.length > 0) {
+      if (signal?.aborted) return;
+      const folder = pending.pop()!;
+      const listing = await lister.reach(folder);
+      if (listing === undefined) {
+        report.unreadable.push(workspace.display(folder.absolute));
+        continue;
+      }
+      for (const file of listing.files) yield file;
+      // Reverse so the first subfolder is walked next: files of a folder come before its subfolders'.
+      for (let index = listing.subfolders.length - 1; index >= 0; index -= 1) pending.push(listing.subfolders[index]!);
+    }
+  } finally {
+    lister.stop();
+  }
+}
 
-  const read = async (folder: Folder): Promise<Listing | undefined> => {
+/**
+ * Lists folders for one walk, and looks ahead of it: each folder found is listed before the
+ * walk reaches it, the first in walk order first, up to {@link LISTINGS_IN_FLIGHT} at a time.
+ */
+class FolderLister {
+  readonly #workspace: Workspace;
+  readonly #skipped: ReadonlySet<string>;
+  readonly #mayHoldMatches: (fromStart: string) => boolean;
+  /** Folders found and not listed yet, for the look-ahead: the first in walk order is listed next. */
+  readonly #toList = new FolderQueue();
+  #inFlight = 0;
+  /** Folders whose listing started and that the walk has not reached yet. */
+  #ahead = 0;
+  #stopped = false;
+
+  constructor(workspace: Workspace, skipped: ReadonlySet<string>, mayHoldMatches: (fromStart: string) => boolean) {
+    this.#workspace = workspace;
+    this.#skipped = skipped;
+    this.#mayHoldMatches = mayHoldMatches;
+  }
+
+  /** The walk reached `folder`: its listing, from the look-ahead or listed now; `undefined` when it could not be read. */
+  async reach(folder: Folder): Promise<Listing | undefined> {
+    const lookedAhead = folder.listing !== undefined;
+    const listing = await this.#list(folder, false);
+    if (lookedAhead) {
+      this.#ahead -= 1;
+      this.#pump();
+    }
+    return listing;
+  }
+
+  /** The walk ended: listings still in flight finish on their own; nothing new starts. */
+  stop(): void {
+    this.#stopped = true;
+  }
+
+  #list(folder: Folder, lookAhead: boolean): Promise<Listing | undefined> {
+    if (folder.listing !== undefined) return folder.listing;
+    if (lookAhead) this.#ahead += 1;
+    this.#inFlight += 1;
+    folder.listing = this.#read(folder).then((listing) => {
+      this.#inFlight -= 1;
+      if (listing !== undefined) for (const subfolder of listing.subfolders) this.#toList.push(subfolder);
+      this.#pump();
+      return listing;
+    });
+    return folder.listing;
+  }
+
+  #pump(): void {
+    while (!this.#stopped && this.#inFlight < LISTINGS_IN_FLIGHT && this.#ahead < LISTED_AHEAD && this.#toList.length > 0) {
+      const folder = this.#toList.pop()!;
+      if (folder.listing === undefined) void this.#list(folder, true);
+    }
+  }
+
+  async #read(folder: Folder): Promise<Listing | undefined> {
     let entries;
     try {
-      entries = await workspace.list(folder.absolute);
+      entries = await this.#workspace.list(folder.absolute);
     } catch (error) {
       rethrowUnlessFileSystemError(error);
       return undefined;
@@ -92,56 +163,12 @@ export async function* walkFiles(
     for (const entry of entries) {
       const absolute = path.join(folder.absolute, entry.name);
       if (entry.isDirectory()) {
-        if (!skippedNames.has(entry.name) && mayHoldMatches(prefix + entry.name)) subfolders.push(folderAt(absolute, prefix + entry.name));
+        if (!this.#skipped.has(entry.name) && this.#mayHoldMatches(prefix + entry.name)) subfolders.push(folderAt(absolute, prefix + entry.name));
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         files.push({ absolute, fromStart: prefix + entry.name, isLink: entry.isSymbolicLink() });
       }
     }
     return { files, subfolders };
-  };
-
-  const list = (folder: Folder, lookAhead: boolean): Promise<Listing | undefined> => {
-    if (folder.listing !== undefined) return folder.listing;
-    if (lookAhead) ahead += 1;
-    inFlight += 1;
-    folder.listing = read(folder).then((listing) => {
-      inFlight -= 1;
-      if (listing !== undefined) for (const subfolder of listing.subfolders) toList.push(subfolder);
-      pump();
-      return listing;
-    });
-    return folder.listing;
-  };
-
-  const pump = (): void => {
-    while (!stopped && inFlight < LISTINGS_IN_FLIGHT && ahead < LISTED_AHEAD && toList.length > 0) {
-      const folder = toList.pop()!;
-      if (folder.listing === undefined) void list(folder, true);
-    }
-  };
-
-  const pending: Folder[] = [first];
-  try {
-    while (pending.length > 0) {
-      if (signal?.aborted) return;
-      const folder = pending.pop()!;
-      const lookedAhead = folder.listing !== undefined;
-      const listing = await list(folder, false);
-      if (lookedAhead) {
-        ahead -= 1;
-        pump();
-      }
-      if (listing === undefined) {
-        report.unreadable.push(workspace.display(folder.absolute));
-        continue;
-      }
-      for (const file of listing.files) yield file;
-      // Reverse so the first subfolder is walked next: files of a folder come before its subfolders'.
-      for (let index = listing.subfolders.length - 1; index >= 0; index -= 1) pending.push(listing.subfolders[index]!);
-    }
-  } finally {
-    // Listings still in flight finish on their own; nothing new starts.
-    stopped = true;
   }
 }
 

@@ -1,30 +1,12 @@
 /**
  * The main thread's side of the search workers: starting them (from their own module,
  * `search-worker-thread.ts`, found by {@link workerScript}), at most one per core, handing
- * them from search to search, and `find_files`' walk on one. The messages are in `search-protocol.ts`; they
- * are re-exported here for the modules that imported them from this file.
+ * them from search to search, and `find_files`' walk on one. The messages are in `protocol.ts`.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { FindAnswer, FindJob, SearchWorkerInit, WorkerMessage } from './protocol.js';
+import type { FindAnswer, FindJob, WorkerMessage } from './protocol.js';
 import { workerScript } from './worker-script.js';
-
-export {
-  PATH_BYTES,
-  READING,
-  type ChunkResult,
-  type FileVerdict,
-  type FindAnswer,
-  type FindJob,
-  type FoundFile,
-  type FoundMessage,
-  type IncludePattern,
-  type SearchChunk,
-  type SearchWalkJob,
-  type SearchWorkerInit,
-  type SearchWorkerRequest,
-  type WorkerMessage,
-} from './protocol.js';
 
 /** How long an idle worker waits for the next search before it is stopped. */
 const IDLE_WORKER_MS = 30_000;
@@ -152,13 +134,4 @@ export function releaseSearchWorker(worker: Worker): void {
   const timer = setTimeout(() => void worker.terminate(), IDLE_WORKER_MS);
   timer.unref();
   idle.push({ worker, timer });
-}
-
-/**
- * True when testing a whole chunk at once (with the `m` flag) can only miss if no line matches,
- * so a chunk without a whole-text match can be skipped. Lookarounds could see past a line's
- * end and `$` could stop at a `\r`, so patterns with them are matched line by line only.
- */
-export function canPrefilter(source: string): boolean {
-  return !/\(\?<?[=!]/.test(source) && !source.includes('$');
 }

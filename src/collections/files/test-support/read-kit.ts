@@ -7,7 +7,8 @@ import type { ToolDefinition } from '../../../tool.js';
 import { Workspace } from '../../../workspace/workspace.js';
 // Local, or remote under bubblewrap when test/remote runs these suites again.
 import { workspaceForTest } from '../../../../test/remote/test-workspace.js';
-import { createReadOnlyFileTools, type ReadToolsOptions } from '../read-tools.js';
+import { createReadOnlyFileTools } from '../read-tools.js';
+import type { ReadToolsOptions } from '../read-options.js';
 
 type ReadToolName = 'list_directory' | 'find_files' | 'search_files' | 'read_file';
 

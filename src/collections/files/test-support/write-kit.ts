@@ -8,13 +8,13 @@ import { Workspace } from '../../../workspace/workspace.js';
 // Local, or remote under bubblewrap when test/remote runs these suites again.
 import { workspaceForTest } from '../../../../test/remote/test-workspace.js';
 import { createReadFileTool } from '../read-file.js';
-import { validateReadToolsOptions } from '../read-tools.js';
+import { validateReadToolsOptions } from '../read-options.js';
 import { createCreateFileTool } from '../create-file.js';
 import { createDeleteFileTool } from '../delete-file.js';
 import { createEditFileTool } from '../edit-file.js';
 import { createMoveFileTool } from '../move-file.js';
 import { createWriteFileTool } from '../write-file.js';
-import { createFileTools } from '../index.js';
+import { createFileTools } from '../../../dialects/file-tools.js';
 import type { WriteToolsContext } from '../guard/write-guards.js';
 
 /** A real temporary folder with a workspace on it, the file tools, and a session. */

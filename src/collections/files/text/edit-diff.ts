@@ -7,9 +7,10 @@
  * time slices: four million replacements cost a few hundred milliseconds, never a stall.
  */
 import type { EditSpans, NumberedLines } from './edit-text.js';
-import { DIFF_CONTEXT_LINES, equalRun, UnifiedDiffWriter, writeLinesDiff, type MAX_DIFF_CHARACTERS } from './line-diff.js';
+import { writeLinesDiff } from './line-diff.js';
 import { countLineBreaks } from './line-scan.js';
 import { formatCount } from './text.js';
+import { DIFF_CONTEXT_LINES, equalRun, UnifiedDiffWriter, type MAX_DIFF_CHARACTERS } from './unified-diff-writer.js';
 import { TimeSlicer } from '../../../time-slice.js';
 
 /** Characters of old text past which replacements on touching lines start a stretch of their own. */

@@ -2,7 +2,8 @@ import { applyPatch, createTwoFilesPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { summarizeEdit } from './edit-diff.js';
 import { replaceExactText } from './edit-text.js';
-import { MAX_DIFF_CHARACTERS, undecodedDiff, unifiedLineDiff } from './line-diff.js';
+import { undecodedDiff, unifiedLineDiff } from './line-diff.js';
+import { MAX_DIFF_CHARACTERS } from './unified-diff-writer.js';
 
 /** The `diff` package's own patch, as write_file and edit_file used to build it. */
 function referencePatch(before: string, after: string): string {

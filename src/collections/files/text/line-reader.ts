@@ -74,90 +74,11 @@ export type Page =
  * ends are shown without `\r`; a UTF-8 byte order mark is not shown.
  */
 export async function readPage(handle: FileHandle, request: PageRequest): Promise<Page> {
-  const { startLine, endLine, maxCharacters, maxLineLength } = request;
-  const headLimitBytes = maxLineLength * 4;
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  const chunkBytes = startLine > 1 ? SKIPPING_CHUNK_BYTES : CHUNK_BYTES;
+  const chunkBytes = request.startLine > 1 ? SKIPPING_CHUNK_BYTES : CHUNK_BYTES;
   const buffer = Buffer.allocUnsafe(chunkBytes);
-  const lines: string[] = [];
-  let characters = 0;
-  let cutLines = 0;
-
+  const page = new PageAssembler(request);
   let position = 0;
-  let lineNumber = 1;
-  let newlines = 0;
-  let lastByte = -1;
-  // Widened on purpose: the helpers below change it, which the compiler cannot follow.
-  let phase = (startLine > 1 ? 'skip' : 'show') as 'skip' | 'show' | 'count' | 'stopped';
-  let end: PageEnd | undefined;
-  let countedBytes = 0;
   let endOfFile = false;
-  let lastByteWasCarriageReturn = false;
-  // The line being assembled: its first bytes, and how much of it was left out.
-  let headParts: Buffer[] = [];
-  let headBytes = 0;
-  let restBytes = 0;
-  let restCharacters = 0;
-  let lineHasContent = false;
-
-  const stop = (reason: PageEnd, nextPhase: 'count' | 'stopped'): void => {
-    end = reason;
-    phase = nextPhase;
-  };
-
-  /** True when the bytes from `offset` to the end are more than the count may scan. */
-  const countCannotReachEnd = (offset: number): boolean =>
-    request.fileBytes !== undefined && request.fileBytes - offset >= LINE_COUNT_BUDGET_BYTES;
-
-  const append = (bytes: Buffer): void => {
-    lineHasContent = lineHasContent || bytes.length > 0;
-    const room = headLimitBytes - headBytes;
-    const kept = room > 0 ? bytes.subarray(0, room) : bytes.subarray(0, 0);
-    if (kept.includes(0)) return stop({ type: 'binary', line: lineNumber }, 'stopped');
-    if (kept.length > 0) {
-      headParts.push(Buffer.from(kept));
-      headBytes += kept.length;
-    }
-    const rest = bytes.subarray(kept.length);
-    if (rest.length > 0) {
-      restBytes += rest.length;
-      restCharacters += countUtf8Characters(rest);
-      if (restBytes > LONG_LINE_LIMIT_BYTES) stop({ type: 'long-line', line: lineNumber }, 'stopped');
-    }
-  };
-
-  /** Formats the assembled line; false when it did not fit (or could not be decoded). */
-  const finishLine = (): boolean => {
-    let bytes = headParts.length === 1 ? headParts[0]! : Buffer.concat(headParts);
-    const wasCut = restBytes > 0;
-    if (wasCut) bytes = trimToCharacterBoundary(bytes);
-    let text: string;
-    try {
-      text = decoder.decode(bytes);
-    } catch {
-      stop({ type: 'not-utf8', line: lineNumber }, 'stopped');
-      return false;
-    }
-    if (lineNumber === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (!wasCut && text.endsWith('\r')) text = text.slice(0, -1);
-    let restOfLine = restCharacters;
-    if (wasCut && restOfLine > 0 && lastByteWasCarriageReturn) restOfLine -= 1;
-    if (wasCut || text.length > maxLineLength) cutLines += 1;
-    const shown = `${lineNumber}: ${cutLine(text, maxLineLength, wasCut ? restOfLine : 0)}`;
-    if (characters + shown.length + 1 > maxCharacters - PAGE_RESERVE && lines.length > 0) {
-      stop({ type: 'limit', line: lineNumber }, 'count');
-      return false;
-    }
-    lines.push(shown);
-    characters += shown.length + 1;
-    headParts = [];
-    headBytes = 0;
-    restBytes = 0;
-    restCharacters = 0;
-    lineHasContent = false;
-    return true;
-  };
-
   for (;;) {
     const { bytesRead } = await handle.read(buffer, 0, chunkBytes, position);
     if (bytesRead === 0) {
@@ -165,84 +86,212 @@ export async function readPage(handle: FileHandle, request: PageRequest): Promis
       break;
     }
     const chunk = buffer.subarray(0, bytesRead);
-    let index = 0;
     if (position === 0) {
       const kind = describeNonText(chunk);
       if (kind !== undefined) return { type: 'not-text', kind };
     }
+    page.take(chunk, position);
     position += bytesRead;
-    lastByte = chunk[bytesRead - 1]!;
+    if (page.stopped) break;
+  }
+  return page.finish(endOfFile);
+}
 
-    while (index < chunk.length && phase !== 'stopped') {
-      if (phase === 'count') {
-        if (countedBytes === 0 && countCannotReachEnd(position - bytesRead + index)) {
-          phase = 'stopped';
-          continue;
-        }
-        const room = LINE_COUNT_BUDGET_BYTES - countedBytes;
-        const slice = chunk.subarray(index, index + room);
-        newlines += countNewlines(slice);
-        countedBytes += slice.length;
-        index += slice.length;
-        if (countedBytes >= LINE_COUNT_BUDGET_BYTES) phase = 'stopped';
-        continue;
-      }
-      if (phase === 'skip') {
-        // Lines before the page are counted, never decoded: only their line breaks matter.
-        let newline = chunk.indexOf(10, index);
-        while (newline !== -1 && lineNumber < startLine) {
-          newlines += 1;
-          lineNumber += 1;
-          index = newline + 1;
-          if (lineNumber < startLine) newline = chunk.indexOf(10, index);
-        }
-        if (lineNumber === startLine) phase = 'show';
-        else index = chunk.length;
-        continue;
-      }
-      const newline = chunk.indexOf(10, index);
-      // phase === 'show'
-      const lineEnd = newline === -1 ? chunk.length : newline;
-      append(chunk.subarray(index, lineEnd));
-      if (phase !== 'show') break;
-      if (newline === -1) {
-        lastByteWasCarriageReturn = lineEnd > 0 && chunk[lineEnd - 1] === 13;
-        index = chunk.length;
-        continue;
-      }
-      lastByteWasCarriageReturn = lineEnd > index ? chunk[lineEnd - 1] === 13 : lastByteWasCarriageReturn;
-      newlines += 1;
-      index = newline + 1;
-      if (!finishLine()) {
-        // The line did not fit: count it as seen so the total stays right.
-        if ((phase as string) === 'count') continue;
-        break;
-      }
-      lineNumber += 1;
-      if (lineNumber > endLine) stop({ type: 'end-line' }, 'count');
-    }
-    if (phase === 'stopped') break;
+/**
+ * Where a read is: passing over the lines before the page (`skip`), showing lines (`show`),
+ * counting the lines after the page to learn the total (`count`), or done (`stopped`).
+ */
+type ReadPhase = 'skip' | 'show' | 'count' | 'stopped';
+
+/** One page being built from the chunks of a file, in order; {@link readPage} does the reading. */
+class PageAssembler {
+  readonly #request: PageRequest;
+  /** Bytes of a line kept to be shown: enough for `maxLineLength` characters of any width. */
+  readonly #headLimitBytes: number;
+  readonly #decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  readonly #lines: string[] = [];
+  #characters = 0;
+  #cutLines = 0;
+
+  #lineNumber = 1;
+  #newlines = 0;
+  #lastByte = -1;
+  #phase: ReadPhase;
+  #end: PageEnd | undefined;
+  #countedBytes = 0;
+  #lastByteWasCarriageReturn = false;
+  // The line being assembled: its first bytes, and how much of it was left out.
+  #headParts: Buffer[] = [];
+  #headBytes = 0;
+  #restBytes = 0;
+  #restCharacters = 0;
+  #lineHasContent = false;
+
+  constructor(request: PageRequest) {
+    this.#request = request;
+    this.#headLimitBytes = request.maxLineLength * 4;
+    this.#phase = request.startLine > 1 ? 'skip' : 'show';
   }
 
-  // A last line without a trailing newline.
-  if (endOfFile && phase === 'show' && lineHasContent && finishLine()) lineNumber += 1;
-  const totalLines = endOfFile ? newlines + (lastByte !== -1 && lastByte !== 10 ? 1 : 0) : undefined;
+  /** True when nothing more of the file is needed. */
+  get stopped(): boolean {
+    return this.#phase === 'stopped';
+  }
 
-  if (lines.length === 0 && end === undefined) return { type: 'past-end', totalLines: totalLines ?? 0 };
-  const lastShown = startLine + lines.length - 1;
-  let more: boolean;
-  if (end === undefined) more = false;
-  else if (end.type === 'end-line') more = totalLines === undefined || lastShown < totalLines;
-  else more = true;
-  return {
-    type: 'lines',
-    lines,
-    firstLine: startLine,
-    end: more ? end! : { type: 'end-of-file' },
-    totalLines,
-    more,
-    cutLines,
-  };
+  /** Takes the next chunk of the file, which starts at byte `offset`. */
+  take(chunk: Buffer, offset: number): void {
+    this.#lastByte = chunk[chunk.length - 1]!;
+    let index = 0;
+    while (index < chunk.length && this.#phase !== 'stopped') {
+      if (this.#phase === 'count') index = this.#countFrom(chunk, index, offset);
+      else if (this.#phase === 'skip') index = this.#skipFrom(chunk, index);
+      else index = this.#showLineFrom(chunk, index);
+    }
+  }
+
+  /** The page, once the reading stopped: at the end of the file when `endOfFile`. */
+  finish(endOfFile: boolean): Page {
+    // A last line without a trailing newline.
+    if (endOfFile && this.#phase === 'show' && this.#lineHasContent) this.#finishLine();
+    const totalLines = endOfFile ? this.#newlines + (this.#lastByte !== -1 && this.#lastByte !== 10 ? 1 : 0) : undefined;
+    const { startLine } = this.#request;
+    const lines = this.#lines;
+    const end = this.#end;
+
+    if (lines.length === 0 && end === undefined) return { type: 'past-end', totalLines: totalLines ?? 0 };
+    const lastShown = startLine + lines.length - 1;
+    let more: boolean;
+    if (end === undefined) more = false;
+    else if (end.type === 'end-line') more = totalLines === undefined || lastShown < totalLines;
+    else more = true;
+    return {
+      type: 'lines',
+      lines,
+      firstLine: startLine,
+      end: more ? end! : { type: 'end-of-file' },
+      totalLines,
+      more,
+      cutLines: this.#cutLines,
+    };
+  }
+
+  /** Counts the line breaks after the page, within the budget; returns where it stopped in `chunk`. */
+  #countFrom(chunk: Buffer, index: number, offset: number): number {
+    if (this.#countedBytes === 0 && this.#countCannotReachEnd(offset + index)) {
+      this.#phase = 'stopped';
+      return index;
+    }
+    const room = LINE_COUNT_BUDGET_BYTES - this.#countedBytes;
+    const slice = chunk.subarray(index, index + room);
+    this.#newlines += countNewlines(slice);
+    this.#countedBytes += slice.length;
+    if (this.#countedBytes >= LINE_COUNT_BUDGET_BYTES) this.#phase = 'stopped';
+    return index + slice.length;
+  }
+
+  /** True when the bytes from `offset` to the end are more than the count may scan. */
+  #countCannotReachEnd(offset: number): boolean {
+    return this.#request.fileBytes !== undefined && this.#request.fileBytes - offset >= LINE_COUNT_BUDGET_BYTES;
+  }
+
+  /** Passes over lines before the page; returns where the page starts in `chunk`, or the chunk's end. */
+  #skipFrom(chunk: Buffer, index: number): number {
+    // Lines before the page are counted, never decoded: only their line breaks matter. The
+    // counters are locals here because this loop runs once per line skipped, millions of times
+    // for the last page of a large file.
+    const { startLine } = this.#request;
+    let lineNumber = this.#lineNumber;
+    let newlines = this.#newlines;
+    let at = index;
+    let newline = chunk.indexOf(10, at);
+    while (newline !== -1 && lineNumber < startLine) {
+      newlines += 1;
+      lineNumber += 1;
+      at = newline + 1;
+      if (lineNumber < startLine) newline = chunk.indexOf(10, at);
+    }
+    this.#lineNumber = lineNumber;
+    this.#newlines = newlines;
+    if (lineNumber !== startLine) return chunk.length;
+    this.#phase = 'show';
+    return at;
+  }
+
+  /** Adds what `chunk` holds of the current line from `index`, and shows the line if it ends there; returns where to go on. */
+  #showLineFrom(chunk: Buffer, index: number): number {
+    const newline = chunk.indexOf(10, index);
+    const lineEnd = newline === -1 ? chunk.length : newline;
+    this.#append(chunk.subarray(index, lineEnd));
+    if (this.#phase !== 'show') return index;
+    if (newline === -1) {
+      this.#lastByteWasCarriageReturn = lineEnd > 0 && chunk[lineEnd - 1] === 13;
+      return chunk.length;
+    }
+    this.#lastByteWasCarriageReturn = lineEnd > index ? chunk[lineEnd - 1] === 13 : this.#lastByteWasCarriageReturn;
+    this.#newlines += 1;
+    // A line that did not fit is counted as seen all the same, so the total stays right.
+    if (!this.#finishLine()) return newline + 1;
+    this.#lineNumber += 1;
+    if (this.#lineNumber > this.#request.endLine) this.#stop({ type: 'end-line' }, 'count');
+    return newline + 1;
+  }
+
+  /** Adds bytes of the line being assembled: its first ones are kept to be shown, the rest only counted. */
+  #append(bytes: Buffer): void {
+    this.#lineHasContent = this.#lineHasContent || bytes.length > 0;
+    const room = this.#headLimitBytes - this.#headBytes;
+    const kept = room > 0 ? bytes.subarray(0, room) : bytes.subarray(0, 0);
+    if (kept.includes(0)) return this.#stop({ type: 'binary', line: this.#lineNumber }, 'stopped');
+    if (kept.length > 0) {
+      this.#headParts.push(Buffer.from(kept));
+      this.#headBytes += kept.length;
+    }
+    const rest = bytes.subarray(kept.length);
+    if (rest.length > 0) {
+      this.#restBytes += rest.length;
+      this.#restCharacters += countUtf8Characters(rest);
+      if (this.#restBytes > LONG_LINE_LIMIT_BYTES) this.#stop({ type: 'long-line', line: this.#lineNumber }, 'stopped');
+    }
+  }
+
+  /** Formats the assembled line; false when it did not fit (or could not be decoded). */
+  #finishLine(): boolean {
+    const { maxCharacters, maxLineLength } = this.#request;
+    const lineNumber = this.#lineNumber;
+    let bytes = this.#headParts.length === 1 ? this.#headParts[0]! : Buffer.concat(this.#headParts);
+    const wasCut = this.#restBytes > 0;
+    if (wasCut) bytes = trimToCharacterBoundary(bytes);
+    let text: string;
+    try {
+      text = this.#decoder.decode(bytes);
+    } catch {
+      this.#stop({ type: 'not-utf8', line: lineNumber }, 'stopped');
+      return false;
+    }
+    if (lineNumber === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (!wasCut && text.endsWith('\r')) text = text.slice(0, -1);
+    let restOfLine = this.#restCharacters;
+    if (wasCut && restOfLine > 0 && this.#lastByteWasCarriageReturn) restOfLine -= 1;
+    if (wasCut || text.length > maxLineLength) this.#cutLines += 1;
+    const shown = `${lineNumber}: ${cutLine(text, maxLineLength, wasCut ? restOfLine : 0)}`;
+    if (this.#characters + shown.length + 1 > maxCharacters - PAGE_RESERVE && this.#lines.length > 0) {
+      this.#stop({ type: 'limit', line: lineNumber }, 'count');
+      return false;
+    }
+    this.#lines.push(shown);
+    this.#characters += shown.length + 1;
+    this.#headParts = [];
+    this.#headBytes = 0;
+    this.#restBytes = 0;
+    this.#restCharacters = 0;
+    this.#lineHasContent = false;
+    return true;
+  }
+
+  #stop(reason: PageEnd, nextPhase: 'count' | 'stopped'): void {
+    this.#end = reason;
+    this.#phase = nextPhase;
+  }
 }
 
 /** Counts `\n` bytes. */

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pruneSpillFiles, SPILL_MAX_FILES } from './spill.js';
-import { temporaryWorkspace } from './test-support/harness.js';
+import { pruneSpillFiles, SPILL_MAX_FILES } from './kept-output.js';
+import { temporaryWorkspace } from '../collections/shell/test-support/harness.js';
 
 describe('pruneSpillFiles', () => {
   it('removes files older than a day and keeps room for one more beside the newest', async () => {

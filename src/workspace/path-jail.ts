@@ -1,0 +1,154 @@
+/**
+ * The path jail: turns a path a model gave into a canonical one inside the workspace root, or
+ * refuses it with a {@link PathError} the model can act on. Every symbolic link on the way is
+ * followed by hand, one hop at a time, so a link that leads out is caught at the hop that does.
+ * What the jail does not catch (hard links, a link swapped in after the check) is said on
+ * `Workspace`.
+ */
+import type { Stats } from 'node:fs';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { PathError } from '../errors/path-error.js';
+import { errorCode } from './file-system-errors.js';
+
+/** Linux's PATH_MAX: longer paths are refused before they reach the file system. */
+export const MAX_PATH_LENGTH = 4096;
+/** Linux's NAME_MAX, in bytes, for one path segment. */
+export const MAX_SEGMENT_BYTES = 255;
+/** Symbolic links followed for one path before it counts as a loop (Linux's own limit). */
+export const MAX_LINK_HOPS = 40;
+
+/** Where a path in the jail leads: canonical, and whether anything is there yet. */
+export interface JailedPath {
+  readonly absolute: string;
+  readonly exists: boolean;
+}
+
+/** The jail of one workspace root; `Workspace.resolve` answers through it. */
+export class PathJail {
+  readonly #root: string;
+  /** The root as given, made absolute; absolute paths under it are accepted too. */
+  readonly #givenRoot: string;
+
+  /** @param root The canonical root. @param givenRoot The root as given, made absolute. */
+  constructor(root: string, givenRoot: string) {
+    this.#root = root;
+    this.#givenRoot = givenRoot;
+  }
+
+  /**
+   * Canonicalises `input` (relative to the root, or absolute inside it) and checks that it
+   * stays inside. A path that does not exist yet is allowed: its existing part is resolved
+   * and the rest appended.
+   *
+   * @param followFinalLink Follow a symbolic link in the last segment too.
+   * @throws {PathError} when the path is empty, malformed, outside, or leads out through a link.
+   */
+  async resolve(input: string, followFinalLink: boolean): Promise<JailedPath> {
+    const root = this.#root;
+    const relative = this.#checkedRelative(input);
+    const pending = relative.split('/');
+    let current = root;
+    let hops = 0;
+    let missing = false;
+
+    while (pending.length > 0) {
+      const part = pending.shift()!;
+      if (part === '' || part === '.') continue;
+      if (part === '..') {
+        if (current === root) throw this.#outside(input, hops > 0);
+        current = path.dirname(current);
+        // `nope/../link`: the parts after `..` may exist again (and be links), so check them.
+        missing = false;
+        continue;
+      }
+      const next = path.join(current, part);
+      if (missing) {
+        current = next;
+        continue;
+      }
+      let stats: Stats;
+      try {
+        stats = await fs.lstat(next);
+      } catch (error) {
+        const code = errorCode(error);
+        if (code === 'ENOENT' || code === 'ENOTDIR') {
+          missing = true;
+          current = next;
+          continue;
+        }
+        if (code === 'ENAMETOOLONG') throw tooLong(input);
+        throw error;
+      }
+      const isLast = !pending.some((rest) => rest !== '' && rest !== '.');
+      if (stats.isSymbolicLink() && (followFinalLink || !isLast)) {
+        hops += 1;
+        if (hops > MAX_LINK_HOPS) {
+          throw new PathError(input, 'link-loop', `\`${input}\` goes through a loop of symbolic links (more than ${MAX_LINK_HOPS} hops). Use another path.`);
+        }
+        const target = await fs.readlink(next);
+        if (path.isAbsolute(target)) {
+          const inside = this.#relativeInside(target);
+          if (inside === undefined) throw this.#outside(input, true);
+          current = root;
+          pending.unshift(...inside.split('/'));
+        } else {
+          pending.unshift(...target.split('/'));
+        }
+        continue;
+      }
+      current = next;
+    }
+
+    if (!isInside(root, current)) throw this.#outside(input, hops > 0);
+    return { absolute: current, exists: !missing };
+  }
+
+  /** The input as a path relative to the root, after the checks that need no file system. */
+  #checkedRelative(input: string): string {
+    if (typeof input !== 'string' || input.trim() === '') {
+      throw new PathError(String(input), 'empty', 'The path is empty. Give a path relative to the workspace root, such as `src/index.ts`, or `.` for the root.');
+    }
+    if (input.includes('\0')) {
+      throw new PathError(input, 'nul-byte', 'The path contains a NUL byte, which no file name can hold. Give the path as plain text.');
+    }
+    if (input.length > MAX_PATH_LENGTH || input.split('/').some((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES)) {
+      throw tooLong(input);
+    }
+    if (!path.isAbsolute(input)) return input;
+    const inside = this.#relativeInside(input);
+    if (inside === undefined) throw this.#outside(input, false);
+    return inside;
+  }
+
+  /** For an absolute path under the root (canonical or as given), the part below it. */
+  #relativeInside(absolute: string): string | undefined {
+    const normalized = path.normalize(absolute);
+    for (const base of new Set([this.#root, this.#givenRoot])) {
+      if (normalized === base) return '.';
+      if (isInside(base, normalized)) return normalized.slice(base.length + 1);
+    }
+    return undefined;
+  }
+
+  #outside(input: string, throughLink: boolean): PathError {
+    return throughLink
+      ? new PathError(input, 'link-outside', `\`${input}\` leads outside the workspace through a symbolic link, so it cannot be used. Work with files inside the workspace.`)
+      : new PathError(input, 'outside', `\`${input}\` is outside the workspace. Use a path relative to the workspace root, such as \`src/index.ts\`.`);
+  }
+}
+
+/** True when `child` is `parent` or below it (lexically; both canonical). */
+export function isInside(parent: string, child: string): boolean {
+  if (child === parent) return true;
+  const prefix = parent.endsWith(path.sep) ? parent : parent + path.sep;
+  return child.startsWith(prefix);
+}
+
+function tooLong(input: string): PathError {
+  return new PathError(
+    input.slice(0, 200),
+    'too-long',
+    `The path is too long (at most ${MAX_PATH_LENGTH} characters, ${MAX_SEGMENT_BYTES} bytes a segment). Use a shorter path.`,
+  );
+}
