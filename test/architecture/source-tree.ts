@@ -11,18 +11,21 @@ import ts from 'typescript';
 export const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The layers, lowest first; a module may import its own layer and those listed as below it. */
-export type Layer = 'core' | 'stores' | 'workspace' | 'collections' | 'dialects' | 'box-server' | 'adapters' | 'entry';
+export type Layer = 'core' | 'stores' | 'workspace' | 'background' | 'collections' | 'dialects' | 'box-server' | 'adapters' | 'entry';
 
 /** What each layer may import (besides itself). */
 export const MAY_IMPORT: Readonly<Record<Layer, readonly Layer[]>> = {
   core: [],
   stores: ['core'],
   workspace: ['core'],
-  collections: ['core', 'workspace'],
-  dialects: ['core', 'workspace', 'collections'],
-  'box-server': ['core', 'workspace', 'collections', 'dialects'],
-  adapters: ['core', 'stores', 'workspace', 'collections', 'dialects', 'entry'],
-  entry: ['core', 'stores', 'workspace', 'collections', 'dialects'],
+  // Background jobs run any tool, and reach a box's jobs through the workspace's contract.
+  background: ['core', 'workspace'],
+  collections: ['core', 'workspace', 'background'],
+  dialects: ['core', 'workspace', 'background', 'collections'],
+  'box-server': ['core', 'workspace', 'background', 'collections', 'dialects'],
+  // The package's command line (`adapters/mcp/cli.ts`) also starts the box server.
+  adapters: ['core', 'stores', 'workspace', 'background', 'collections', 'dialects', 'box-server', 'entry'],
+  entry: ['core', 'stores', 'workspace', 'background', 'collections', 'dialects'],
 };
 
 /** Packages `src/` never imports: frameworks and database clients belong to the adapters. */
@@ -50,6 +53,8 @@ export function layerOf(file: string): Layer {
       return 'stores';
     case 'workspace':
       return 'workspace';
+    case 'background':
+      return 'background';
     case 'collections':
       return 'collections';
     case 'dialects':
