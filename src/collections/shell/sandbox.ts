@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, lstatSync, readlinkSync, statSync } from 'node:fs';
+import { lstatSync, readlinkSync } from 'node:fs';
 import * as path from 'node:path';
+import { findOnPath } from '../../workspace/find-program.js';
 
 /** System folders mounted read-only inside the bubblewrap sandbox (links among them recreated as links). */
 export const SANDBOX_SYSTEM_PATHS: readonly string[] = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/opt'];
@@ -18,22 +19,7 @@ export const SANDBOX_ETC_PATHS: readonly string[] = [
 
 /** The full path of an executable found on `PATH`, or `undefined`. */
 export function findExecutable(name: string, searchPath = process.env.PATH ?? ''): string | undefined {
-  if (name.includes('/')) return isExecutable(name) ? name : undefined;
-  for (const folder of searchPath.split(path.delimiter)) {
-    if (folder === '') continue;
-    const candidate = path.join(folder, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
+  return findOnPath(name, searchPath);
 }
 
 /** Where the bubblewrap sandbox puts things. */
