@@ -16,6 +16,7 @@ import { ToolError } from './errors/tool-error.js';
 import { warnNoApprover } from './no-approver-warning.js';
 import { ProgressReporter, type ProgressListener } from './progress.js';
 import type { Session } from './session.js';
+import { repairInput } from './model-inputs/repair-input.js';
 import { normalizeOutput, type ToolDefinition, type ToolResult } from './tool.js';
 
 /** How one call runs. */
@@ -56,8 +57,8 @@ export type RunToolResult = ToolResult & { readonly error?: unknown };
 /** The state of a call after parsing, policy and the approval decision, before it runs. */
 export type PreparedCall =
   | { readonly status: 'done'; readonly result: RunToolResult }
-  | { readonly status: 'needs-approval'; readonly input: Record<string, unknown>; readonly request: ApprovalRequest }
-  | { readonly status: 'ready'; readonly input: Record<string, unknown> };
+  | { readonly status: 'needs-approval'; readonly input: Record<string, unknown>; readonly request: ApprovalRequest; readonly notes?: readonly string[] }
+  | { readonly status: 'ready'; readonly input: Record<string, unknown>; readonly notes?: readonly string[] };
 
 /**
  * Parses the input, applies the policy and decides about approval, without running anything.
@@ -69,11 +70,27 @@ export async function prepareToolCall(
   rawInput: unknown,
   options: Omit<RunToolOptions, 'approve' | 'signal'>,
 ): Promise<PreparedCall> {
-  const parsed = tool.input.safeParse(rawInput ?? {});
+  const repaired = repairInput(tool.name, tool.input, tool.aliases, rawInput);
+  if (repaired.refusal !== undefined) return { status: 'done', result: { text: repaired.refusal, isError: true } };
+  const parsed = tool.input.safeParse(repaired.input);
   if (!parsed.success) {
-    return { status: 'done', result: { text: formatInputError(tool.name, parsed.error), isError: true } };
+    return { status: 'done', result: { text: withNotes(formatInputError(tool.name, parsed.error), repaired.notes), isError: true } };
   }
-  const input = parsed.data as Record<string, unknown>;
+  const prepared = await decideCall(tool, parsed.data as Record<string, unknown>, options);
+  if (repaired.notes.length === 0) return prepared;
+  if (prepared.status === 'done') return { status: 'done', result: { ...prepared.result, text: withNotes(prepared.result.text, repaired.notes) } };
+  return { ...prepared, notes: repaired.notes };
+}
+
+/** What the model is told of a repair, after the result it belongs to. */
+export function withNotes(text: string, notes: readonly string[] | undefined): string {
+  if (notes === undefined || notes.length === 0) return text;
+  const said = notes.map((note) => note.charAt(0).toUpperCase() + note.slice(1)).join('; ');
+  return `${text}\n\n(${said}: send the fields by these names next time.)`;
+}
+
+/** Steps 2 and 3 of {@link prepareToolCall}: the policy and the approval decision, on parsed input. */
+async function decideCall(tool: ToolDefinition<any>, input: Record<string, unknown>, options: Omit<RunToolOptions, 'approve' | 'signal'>): Promise<PreparedCall> {
   const decide = () => decideApproval(tool, input, { session: options.session, mode: options.mode, overrides: options.needsApproval });
   // A tool whose execute applies its own policy needs the check only before a person is asked
   // (or a refusal is due, so that the policy's text still wins over the mode's).
@@ -132,7 +149,8 @@ export async function runTool(tool: ToolDefinition<any>, rawInput: unknown, opti
         throw new TypeError(`Expected an approval decision, got ${JSON.stringify(decision)}.`);
       }
     }
-    return await executeTool(tool, input, { ...options, toolCallId });
+    const result = await executeTool(tool, input, { ...options, toolCallId });
+    return prepared.notes === undefined ? result : { ...result, text: withNotes(result.text, prepared.notes) };
   } catch (error) {
     return errorResult(tool.name, error);
   }

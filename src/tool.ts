@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ProgressUpdate } from './progress.js';
 import type { Session } from './session.js';
+import type { InputAliases } from './model-inputs/aliases.js';
 
 /**
  * What a tool does, in the Agent Client Protocol's vocabulary. Approval modes are decided
@@ -120,6 +121,13 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   readonly approvalKey?: (input: z.output<Schema>) => string | undefined;
   /** The tool may be started as a background job by {@link withBackground}. */
   readonly canRunInBackground?: boolean;
+  /**
+   * The tool's alias table: field names other harnesses use (`file_path` for `path`), each
+   * with the field it means here and how its value converts. {@link runTool} maps them before
+   * parsing and says so in the result; any other key the schema does not know is refused,
+   * naming the field the model probably meant. See `src/model-inputs/README.md`.
+   */
+  readonly aliases?: InputAliases;
   /**
    * The shape of `data` in every successful result, for hosts that pass structured output
    * on (MCP's `outputSchema` and `structuredContent`). Declare it only when every success

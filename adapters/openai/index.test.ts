@@ -138,7 +138,8 @@ describe('handleToolCalls (chat)', () => {
     expect(texts[3]).toBe('Error: Invalid arguments for search: `query`: Invalid input: expected string, received undefined; `limit`: Invalid input: expected number, received string. Fix the arguments and call search again.');
     expect(texts[4]).toBe('Error: explode failed with an unexpected error: boom. This is not a problem with your input; try another approach or tell the user.');
     expect(texts[5]).toBe('Error: The fuse is wet. Dry it and try again.');
-    expect(texts[6]).toBe('{"query":"c","limit":3}');
+    // A key the tool does not take is refused before anything runs, never dropped (issue 26).
+    expect(texts[6]).toMatch(/^Error: You sent `extra`, which is not a field of search\. Nothing was run\. search takes `query`, `limit` \(optional\)/);
     expect(texts[7]).toBe('Error: The arguments for search must be a JSON object, got an array. Call search again with a JSON object that matches its parameters.');
     expect(texts[8]).toMatch(/^Error: There is no tool named `\(custom call\)`/);
   });

@@ -9,6 +9,9 @@ const operationInput = z.object({
     z.object({ type: z.literal('update_file'), path: z.string(), diff: z.string() }),
     z.object({ type: z.literal('delete_file'), path: z.string() }),
   ]).describe('One file operation of the Responses API apply_patch tool.'),
+  // The AI SDK's OpenAI provider passes the item's call id along with the operation; it names
+  // the call, which the adapter already knows, so it is taken and not used.
+  callId: z.string().optional(),
 });
 
 /** The native operation of an `apply_patch_call` item. */
