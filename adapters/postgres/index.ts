@@ -1,7 +1,9 @@
 /** @module agent-toolbelt/stores/postgres: the session store on PostgreSQL, with `pg` (node-postgres). */
+import { Socket } from 'node:net';
 import pg from 'pg';
 import {
   createSessionStore,
+  DEFAULT_SESSION_OPERATION_TIMEOUT_MS,
   type LeaseOutcome,
   type ReleaseWatcher,
   type SessionJSON,
@@ -33,10 +35,12 @@ const TABLE_NAME = /^(?:[A-Za-z_][A-Za-z0-9_]{0,62}\.)?[A-Za-z_][A-Za-z0-9_]{0,6
 /**
  * A session store in PostgreSQL, for route handlers on many instances (serverless, behind a
  * load balancer). One row per session: the session as JSONB, its version, and its lease (the
- * holder's token and expiry). Leases are taken with a single conditional upsert, so the
- * database's row locking decides who holds one; a released lease is announced with `NOTIFY`,
- * and waiting turns `LISTEN` instead of polling. A crashed holder's lease expires after
- * `leaseMs` by the database's own clock.
+ * holder's token, then its note of itself, and the expiry). Leases are taken with a single
+ * conditional upsert, so the database's row locking decides who holds one; a released lease
+ * is announced with `NOTIFY`, and the first waiting turn of each store `LISTEN`s instead of
+ * polling. A crashed holder's lease expires after `leaseMs` by the database's own clock. The
+ * store's own pool (from `connectionString`) gives connecting and each query
+ * `operationTimeoutMs`, and `close()` destroys the connections that have not ended by then.
  *
  * @example
  * const store = createPostgresSessionStore({ connectionString: process.env.DATABASE_URL });
@@ -61,7 +65,40 @@ export function createPostgresSessionStore(options: PostgresSessionStoreOptions)
   if (typeof table !== 'string' || !TABLE_NAME.test(table)) {
     throw new TypeError(`Expected the \`table\` option to be a table name of letters, digits and "_" (optionally "schema.table"), got \`${String(table)}\`.`);
   }
-  return createSessionStore(new PostgresBackend(pool ?? new pg.Pool({ connectionString, max: 10 }), pool === undefined, table), defaults);
+  if (pool !== undefined) return createSessionStore(new PostgresBackend(pool, undefined, table), defaults);
+  // Every connection of the store's own pool is a socket it can destroy: close() must not wait on a host that stopped answering.
+  const sockets = new Set<Socket>();
+  const timeoutMs = defaults.operationTimeoutMs ?? DEFAULT_SESSION_OPERATION_TIMEOUT_MS;
+  const own = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: timeoutMs,
+    // A query with no answer in time fails here too, and its connection is dropped instead of kept busy.
+    query_timeout: timeoutMs,
+    stream: () => {
+      const socket = new Socket();
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+      return socket;
+    },
+  });
+  return createSessionStore(new PostgresBackend(own, sockets, table), defaults);
+}
+
+/** Resolves true when `promise` settles within `ms`, false when it does not. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, ms))));
+  try {
+    return await Promise.race([promise.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The lease column holds the turn's token, then a space and what the holder says of itself. */
+function leaseValue(token: string, holder: string | undefined): string {
+  return holder === undefined ? token : `${token} ${holder}`;
 }
 
 function quoteName(name: string): string {
@@ -92,6 +129,8 @@ class PostgresBackend implements SessionStoreBackend {
   readonly description: string;
   readonly #pool: pg.Pool;
   readonly #ownsPool: boolean;
+  /** The sockets of the store's own pool; undefined for a pool of yours. */
+  readonly #sockets: Set<Socket> | undefined;
   readonly #table: string;
   readonly #channel: string;
   #ready: Promise<void> | undefined;
@@ -101,15 +140,16 @@ class PostgresBackend implements SessionStoreBackend {
   #releaseListener: ((error?: Error | boolean) => void) | undefined;
   readonly #waiters = new Map<string, Set<() => void>>();
 
-  constructor(pool: pg.Pool, ownsPool: boolean, table: string) {
+  constructor(pool: pg.Pool, sockets: Set<Socket> | undefined, table: string) {
     this.#pool = pool;
-    this.#ownsPool = ownsPool;
+    this.#ownsPool = sockets !== undefined;
+    this.#sockets = sockets;
     this.#table = quoteName(table);
     this.#channel = `${table.replace('.', '_')}_released`.slice(0, 63);
     const where = serverOf(pool.options);
     this.description = `the Postgres session store (table ${table}${where})`;
     // A pool emits 'error' when an idle client's connection drops; without a listener that would end the process.
-    if (ownsPool) pool.on('error', () => undefined);
+    if (this.#ownsPool) pool.on('error', () => undefined);
   }
 
   /** Creates the table once per store; concurrent stores serialise on an advisory lock so CREATE TABLE never races. */
@@ -176,7 +216,7 @@ class PostgresBackend implements SessionStoreBackend {
            lease_until = CASE WHEN $6::boolean THEN NULL ELSE lease_until END
          WHERE id = $1 AND version = $3::bigint AND CASE WHEN $5::text IS NULL
            THEN lease_until IS NULL OR lease_until <= clock_timestamp()
-           ELSE lease_token = $5::text AND lease_until > clock_timestamp() END
+           ELSE split_part(lease_token, ' ', 1) = $5::text AND lease_until > clock_timestamp() END
          RETURNING version
        )
        SELECT version, CASE WHEN $6::boolean THEN pg_notify($7, $1) END AS notified FROM written`,
@@ -192,7 +232,7 @@ class PostgresBackend implements SessionStoreBackend {
       if (inserted.rows[0] !== undefined) return { written: true, version: 1 };
     }
     const { rows } = await this.#pool.query<{ version: string; leased: boolean; mine: boolean }>(
-      `SELECT version, coalesce(lease_until > clock_timestamp(), false) AS leased, coalesce(lease_token = $2::text, false) AS mine FROM ${this.#table} WHERE id = $1`,
+      `SELECT version, coalesce(lease_until > clock_timestamp(), false) AS leased, coalesce(split_part(lease_token, ' ', 1) = $2::text, false) AS mine FROM ${this.#table} WHERE id = $1`,
       [id, token],
     );
     const row = rows[0];
@@ -206,31 +246,32 @@ class PostgresBackend implements SessionStoreBackend {
     await this.#query(`WITH gone AS (DELETE FROM ${this.#table} WHERE id = $1 RETURNING id) SELECT pg_notify($2, id) FROM gone`, [id, this.#channel]);
   }
 
-  async acquire(id: string, token: string, leaseMs: number): Promise<LeaseOutcome> {
+  async acquire(id: string, token: string, leaseMs: number, holder?: string): Promise<LeaseOutcome> {
     // Take the lease and read the session in one round trip; the upsert's row lock decides between racing turns.
-    const { rows } = await this.#query<{ mine: boolean; retry_ms: string | null; version: string | null; payload: SessionJSON | null; expired: boolean | null }>(
+    const { rows } = await this.#query<{ mine: boolean; retry_ms: string | null; holder: string | null; version: string | null; payload: SessionJSON | null; expired: boolean | null }>(
       `WITH taken AS (
          INSERT INTO ${this.#table} AS t (id, lease_token, lease_until) VALUES ($1, $2, clock_timestamp() + $3::bigint * interval '1 millisecond')
          ON CONFLICT (id) DO UPDATE SET lease_token = EXCLUDED.lease_token, lease_until = EXCLUDED.lease_until
          WHERE t.lease_until IS NULL OR t.lease_until <= clock_timestamp()
          RETURNING version, payload, coalesce(expires_at <= clock_timestamp(), false) AS expired
        )
-       SELECT true AS mine, NULL AS retry_ms, version::text, payload, expired FROM taken
+       SELECT true AS mine, NULL AS retry_ms, NULL AS holder, version::text, payload, expired FROM taken
        UNION ALL
-       SELECT false, ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::text, NULL, NULL, NULL
+       SELECT false, ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::text,
+           CASE WHEN strpos(lease_token, ' ') > 0 THEN substr(lease_token, strpos(lease_token, ' ') + 1) END, NULL, NULL, NULL
          FROM ${this.#table} WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM taken)`,
-      [id, token, leaseMs],
+      [id, leaseValue(token, holder), leaseMs],
     );
     const row = rows[0];
     if (row?.mine) {
       return { acquired: true, stored: { json: row.payload === null || row.expired ? undefined : row.payload, version: Number(row.version ?? 0) } };
     }
-    return { acquired: false, retryInMs: Math.max(1, Number(row?.retry_ms ?? 1)) };
+    return { acquired: false, retryInMs: Math.max(1, Number(row?.retry_ms ?? 1)), holder: row?.holder ?? undefined };
   }
 
   async renew(id: string, token: string, leaseMs: number): Promise<boolean> {
     const { rowCount } = await this.#query(
-      `UPDATE ${this.#table} SET lease_until = clock_timestamp() + $3::bigint * interval '1 millisecond' WHERE id = $1 AND lease_token = $2`,
+      `UPDATE ${this.#table} SET lease_until = clock_timestamp() + $3::bigint * interval '1 millisecond' WHERE id = $1 AND split_part(lease_token, ' ', 1) = $2`,
       [id, token, leaseMs],
     );
     return rowCount === 1;
@@ -238,7 +279,7 @@ class PostgresBackend implements SessionStoreBackend {
 
   async release(id: string, token: string): Promise<void> {
     await this.#query(
-      `WITH freed AS (UPDATE ${this.#table} SET lease_token = NULL, lease_until = NULL WHERE id = $1 AND lease_token = $2 RETURNING id)
+      `WITH freed AS (UPDATE ${this.#table} SET lease_token = NULL, lease_until = NULL WHERE id = $1 AND split_part(lease_token, ' ', 1) = $2 RETURNING id)
        SELECT pg_notify($3, id) FROM freed`,
       [id, token, this.#channel],
     );
@@ -305,10 +346,22 @@ class PostgresBackend implements SessionStoreBackend {
     return client;
   }
 
-  async close(): Promise<void> {
-    await this.#listener?.catch(() => undefined);
+  /**
+   * Hands the listening connection back and ends the store's own pool. Ending a connection
+   * waits for the server to end it too, which a host that stopped answering never does: after
+   * `timeoutMs` the pool's sockets are destroyed instead.
+   */
+  async close(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    if (this.#listener !== undefined) await settlesWithin(this.#listener, timeoutMs);
     this.#releaseListener?.(true);
     this.#listener = undefined;
-    if (this.#ownsPool) await this.#pool.end();
+    if (this.#sockets === undefined) return;
+    const ended = this.#pool.end();
+    // The pool is ended once no connection is in use; each one closes when the server has ended it too.
+    const closed = ended.then(() => Promise.all([...this.#sockets!].map((socket) => new Promise((resolve) => socket.once('close', resolve)))));
+    if (await settlesWithin(closed, deadline - Date.now())) return;
+    for (const socket of this.#sockets) socket.destroy();
+    await settlesWithin(ended, 100);
   }
 }

@@ -1,8 +1,8 @@
 /** @module agent-toolbelt/stores/redis: the session store on Redis, with the official `redis` client (node-redis). */
 import { createHash } from 'node:crypto';
-import { createClient } from 'redis';
 import {
   createSessionStore,
+  DEFAULT_SESSION_OPERATION_TIMEOUT_MS,
   type LeaseOutcome,
   type SessionJSON,
   type SessionStore,
@@ -12,13 +12,10 @@ import {
   type WriteOptions,
   type WriteOutcome,
 } from '../../src/index.js';
+import { givenConnection, ownConnection, type RedisConnection, type RedisSessionClient } from './connection.js';
+import { ACQUIRE, RELEASE, RENEW, SAVE } from './scripts.js';
 
-/** The part of a node-redis client the store uses; any `createClient()` client fits. */
-export interface RedisSessionClient {
-  sendCommand(args: readonly string[]): Promise<unknown>;
-  readonly isOpen?: boolean;
-  connect?(): Promise<unknown>;
-}
+export type { RedisSessionClient } from './connection.js';
 
 /** Options of {@link createRedisSessionStore}: a `url` or a `client`. */
 export interface RedisSessionStoreOptions extends SessionStoreDefaults {
@@ -34,47 +31,15 @@ export interface RedisSessionStoreOptions extends SessionStoreDefaults {
 }
 
 /**
- * Takes the lease when free and reads the session in the same step: `{1, payload, version}`
- * when taken, else `{0, the holder's remaining milliseconds}`.
- */
-const ACQUIRE = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  local stored = redis.call('HMGET', KEYS[2], 'payload', 'version')
-  return {1, stored[1], stored[2]}
-end
-return {0, redis.call('PTTL', KEYS[1])}`;
-/** Extends the lease only for its owner. */
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`;
-/** Deletes the lease only for its owner. */
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
-/**
- * The versioned save, checked and written in one script (and, when asked, the lease released):
- * `{1, version, released?}` when written, `{0, reason, storedVersion}` when refused.
- */
-const SAVE = `local lease = redis.call('GET', KEYS[2])
-local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-if ARGV[3] ~= '' then
-  if lease ~= ARGV[3] then return {0, 'lease', stored} end
-elseif lease then
-  return {0, 'busy', stored}
-end
-if stored ~= tonumber(ARGV[2]) then return {0, 'version', stored} end
-local version = stored + 1
-redis.call('HSET', KEYS[1], 'payload', ARGV[1], 'version', version)
-if ARGV[4] ~= '' then redis.call('PEXPIRE', KEYS[1], ARGV[4]) else redis.call('PERSIST', KEYS[1]) end
-if ARGV[5] == '1' and ARGV[3] ~= '' then
-  redis.call('DEL', KEYS[2])
-  return {1, version, 1}
-end
-return {1, version}`;
-
-/**
  * A session store in Redis, for route handlers on many instances. Each session is a hash
  * (`payload`, `version`) beside a lease key holding a random token with an expiry
- * (`SET NX PX`); Lua scripts renew and release the lease only for the token that holds it,
- * and check the lease and version in the same step as the save. `ttlMs` becomes the
- * session key's own Redis expiry. A crashed holder's lease key expires after `leaseMs`.
+ * (`SET NX PX`) and, with the same expiry, the holder's note of itself (its process and lease
+ * length, which a refused turn reads to say who holds the chat); Lua scripts renew and
+ * release the lease only for the token that holds it, and check the lease and version in the
+ * same step as the save. `ttlMs` becomes the session key's own Redis expiry. A crashed
+ * holder's lease key expires after `leaseMs`. The store's own client (from `url`) fails at
+ * once when nothing answers at the address, and reconnects by itself after a connection it
+ * had is lost.
  *
  * @example
  * const store = createRedisSessionStore({ url: process.env.REDIS_URL });
@@ -98,15 +63,9 @@ export function createRedisSessionStore(options: RedisSessionStoreOptions): Sess
   }
   if (typeof prefix !== 'string') throw new TypeError(`Expected the \`prefix\` option to be a string, got \`${String(prefix)}\` (${typeof prefix}).`);
 
-  if (client !== undefined) return createSessionStore(new RedisBackend(client, false, `the Redis session store (prefix ${JSON.stringify(prefix)})`, prefix), defaults);
-  const own = createClient({
-    url,
-    // Fail commands while disconnected instead of queueing them, so a down server is an error, not a hang.
-    disableOfflineQueue: true,
-    socket: { connectTimeout: 5_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) },
-  });
-  own.on('error', () => undefined); // reported by the failing commands; without a listener it would end the process
-  return createSessionStore(new RedisBackend(own as RedisSessionClient, true, `the Redis session store at ${withoutCredentials(url!)} (prefix ${JSON.stringify(prefix)})`, prefix, () => own.close()), defaults);
+  if (client !== undefined) return createSessionStore(new RedisBackend(givenConnection(client), `the Redis session store (prefix ${JSON.stringify(prefix)})`, prefix), defaults);
+  const connection = ownConnection(url!, defaults.operationTimeoutMs ?? DEFAULT_SESSION_OPERATION_TIMEOUT_MS);
+  return createSessionStore(new RedisBackend(connection, `the Redis session store at ${withoutCredentials(url!)} (prefix ${JSON.stringify(prefix)})`, prefix), defaults);
 }
 
 function withoutCredentials(url: string): string {
@@ -125,34 +84,34 @@ const sha1 = (script: string) => createHash('sha1').update(script).digest('hex')
 
 class RedisBackend implements SessionStoreBackend {
   readonly description: string;
+  readonly #connection: RedisConnection;
   readonly #client: RedisSessionClient;
-  readonly #ownsClient: boolean;
   readonly #prefix: string;
-  readonly #end: (() => Promise<unknown>) | undefined;
   #connected: Promise<unknown> | undefined;
 
-  constructor(client: RedisSessionClient, ownsClient: boolean, description: string, prefix: string, end?: () => Promise<unknown>) {
-    this.#client = client;
-    this.#ownsClient = ownsClient;
+  constructor(connection: RedisConnection, description: string, prefix: string) {
+    this.#connection = connection;
+    this.#client = connection.client;
     this.description = description;
     this.#prefix = prefix;
-    this.#end = end;
   }
 
-  // The hash tag (the id in braces) keeps a session's two keys in one slot of a Redis Cluster.
+  // The hash tag (the id in braces) keeps a session's keys in one slot of a Redis Cluster.
   #sessionKey = (id: string) => `${this.#prefix}{${id}}:session`;
   #leaseKey = (id: string) => `${this.#prefix}{${id}}:lease`;
+  #holderKey = (id: string) => `${this.#prefix}{${id}}:holder`;
 
   async #send(args: string[]): Promise<unknown> {
-    // Connect once; every command waits for that first connection (later reconnects are the client's own).
+    // Connect when not connected; every command waits for that connection (later reconnects are the client's own).
     if (this.#connected === undefined && this.#client.isOpen === false && this.#client.connect !== undefined) {
-      this.#connected = this.#client.connect().catch((error: unknown) => {
-        this.#connected = undefined;
-        throw error;
-      });
+      this.#connected = this.#client.connect().finally(() => (this.#connected = undefined));
     }
-    if (this.#connected !== undefined) await this.#connected;
-    return this.#client.sendCommand(args);
+    try {
+      if (this.#connected !== undefined) await this.#connected;
+      return await this.#client.sendCommand(args);
+    } catch (error) {
+      throw this.#connection.explain(error);
+    }
   }
 
   /** EVALSHA, loading the script with EVAL the first time a server has not seen it. */
@@ -173,7 +132,7 @@ class RedisBackend implements SessionStoreBackend {
   async write(id: string, text: string, options: WriteOptions): Promise<WriteOutcome> {
     const reply = (await this.#script(
       SAVE,
-      [this.#sessionKey(id), this.#leaseKey(id)],
+      [this.#sessionKey(id), this.#leaseKey(id), this.#holderKey(id)],
       [text, String(options.expectedVersion), options.leaseToken ?? '', options.ttlMs === undefined ? '' : String(options.ttlMs), options.release ? '1' : ''],
     )) as [number, string | number, number?];
     if (reply[0] === 1) return { written: true, version: Number(reply[1]), released: reply[2] === 1 };
@@ -181,26 +140,28 @@ class RedisBackend implements SessionStoreBackend {
   }
 
   async remove(id: string): Promise<void> {
-    await this.#send(['DEL', this.#sessionKey(id), this.#leaseKey(id)]);
+    await this.#send(['DEL', this.#sessionKey(id), this.#leaseKey(id), this.#holderKey(id)]);
   }
 
-  async acquire(id: string, token: string, leaseMs: number): Promise<LeaseOutcome> {
-    const reply = (await this.#script(ACQUIRE, [this.#leaseKey(id), this.#sessionKey(id)], [token, String(leaseMs)])) as [number, ...Array<string | number | null>];
+  async acquire(id: string, token: string, leaseMs: number, holder?: string): Promise<LeaseOutcome> {
+    const keys = [this.#leaseKey(id), this.#sessionKey(id), this.#holderKey(id)];
+    const reply = (await this.#script(ACQUIRE, keys, [token, String(leaseMs), holder ?? ''])) as [number, ...Array<string | number | null>];
     if (reply[0] === 1) return { acquired: true, stored: parseStored(reply[1] ?? null, reply[2] ?? null) };
     const remaining = Number(reply[1]);
+    const note = typeof reply[2] === 'string' ? reply[2] : undefined;
     // A lease key without expiry (PTTL -1) was not set by a store: wait the whole lease, then try again.
-    return { acquired: false, retryInMs: remaining < 0 ? leaseMs : Math.max(1, remaining) };
+    return { acquired: false, retryInMs: remaining < 0 ? leaseMs : Math.max(1, remaining), holder: note };
   }
 
   async renew(id: string, token: string, leaseMs: number): Promise<boolean> {
-    return Number(await this.#script(RENEW, [this.#leaseKey(id)], [token, String(leaseMs)])) === 1;
+    return Number(await this.#script(RENEW, [this.#leaseKey(id), this.#holderKey(id)], [token, String(leaseMs)])) === 1;
   }
 
   async release(id: string, token: string): Promise<void> {
-    await this.#script(RELEASE, [this.#leaseKey(id)], [token]);
+    await this.#script(RELEASE, [this.#leaseKey(id), this.#holderKey(id)], [token]);
   }
 
-  async close(): Promise<void> {
-    if (this.#ownsClient && this.#client.isOpen !== false) await this.#end?.();
+  close(timeoutMs: number): Promise<void> {
+    return this.#connection.close(timeoutMs);
   }
 }

@@ -131,7 +131,8 @@ describe.skipIf(missing !== undefined)('the Next.js chat on two servers against 
       error: 'busy',
       id,
       waitMs: 2_000,
-      message: `Session "${id}" is busy: another turn held it for all of the 2000 ms this one waited. Send again once that turn has finished.`,
+      // The message names what holds the chat: here the first request's turn, still running.
+      message: expect.stringMatching(new RegExp(`^Session "${id}" is busy: a turn in process \\d+ on \\S+ is running \\(it renewed its lease \\d+\\.\\d s ago\\); this one waited 2000 ms\\. Send again once that turn has finished\\.$`)),
     });
     expect(answered.status).toBe(200);
     expect(answered.text).toContain('A slow answer.');

@@ -36,6 +36,8 @@ interface LeaseFile {
   readonly expiresAt: number;
   readonly pid: number;
   readonly released: boolean;
+  /** What the holder says of itself (see `acquire`); absent in leases of older stores. */
+  readonly holder?: string;
 }
 
 /** What one listing of a session folder says. */
@@ -291,14 +293,14 @@ class FileBackend implements SessionStoreBackend {
     await rm(this.#folder(id), { recursive: true, force: true });
   }
 
-  async acquire(id: string, token: string, leaseMs: number): Promise<LeaseOutcome> {
+  async acquire(id: string, token: string, leaseMs: number, holder?: string): Promise<LeaseOutcome> {
     const folder = this.#folder(id);
     const first = await this.#scanOrCreate(folder);
     const current = this.#activeLease(folder, first, Date.now());
-    if (current !== undefined) return { acquired: false, retryInMs: current.expiresAt - Date.now() };
+    if (current !== undefined) return { acquired: false, retryInMs: current.expiresAt - Date.now(), holder: current.holder };
 
     const expiresAt = Date.now() + leaseMs;
-    const lease: LeaseFile = { token, expiresAt, pid: process.pid, released: false };
+    const lease: LeaseFile = { token, expiresAt, pid: process.pid, released: false, holder };
     const temp = await this.#writeTemp(folder, JSON.stringify(lease));
     // Deleted since the listing: try again, which makes the folder anew.
     if (temp === undefined) return { acquired: false, retryInMs: 0 };
@@ -307,7 +309,7 @@ class FileBackend implements SessionStoreBackend {
     const taken = scan === undefined ? undefined : this.#activeLease(folder, scan, Date.now());
     if (scan === undefined || taken !== undefined) {
       this.#dropTemp(temp);
-      return { acquired: false, retryInMs: taken === undefined ? 0 : taken.expiresAt - Date.now() };
+      return { acquired: false, retryInMs: taken === undefined ? 0 : taken.expiresAt - Date.now(), holder: taken?.holder };
     }
     const generation = scan.lease + 1;
     if (!this.#linkTemp(folder, temp, `lease-${generation}.json`)) return { acquired: false, retryInMs: leaseMs };

@@ -4,15 +4,17 @@ import type { Session } from '../session.js';
 export interface WithSessionOptions {
   /**
    * How long to wait for another turn of the same session to finish before throwing a
-   * `SessionBusyError`. `0` fails at once when the session is busy.
+   * `SessionBusyError`. `0` fails at once when the session is busy. Keep it above `leaseMs`
+   * for a turn that comes after a crashed one to outwait the lease it left.
    * @default 10_000
    */
   readonly waitMs?: number;
   /**
    * How long the lease lasts without renewal. The turn renews it every third of this while
    * it runs, so a long turn keeps it; a holder that dies (a crashed or killed instance)
-   * blocks the session for at most this long.
-   * @default 30_000
+   * blocks the session for at most this long. A turn whose process stalls for longer than
+   * two thirds of it (a blocked event loop) may lose its lease, and its save is refused.
+   * @default 5_000
    */
   readonly leaseMs?: number;
   /**

@@ -29,9 +29,12 @@ export type WriteOutcome =
 /**
  * A lease attempt: taken, or held by someone else for about `retryInMs` more. A backend that
  * can read the session in the same round trip returns it as `stored`, and no separate read
- * follows.
+ * follows. A refusal carries the `holder` text the current holder's `acquire` stored, when the
+ * backend keeps it: the store reads from it who holds the session and whether it still renews.
  */
-export type LeaseOutcome = { readonly acquired: true; readonly stored?: StoredSession } | { readonly acquired: false; readonly retryInMs: number };
+export type LeaseOutcome =
+  | { readonly acquired: true; readonly stored?: StoredSession }
+  | { readonly acquired: false; readonly retryInMs: number; readonly holder?: string };
 
 /** Wakes a waiter when a session's lease is released, so it need not poll. */
 export interface ReleaseWatcher {
@@ -57,13 +60,22 @@ export interface SessionStoreBackend {
    */
   write(id: string, text: string, options: WriteOptions): Promise<WriteOutcome>;
   remove(id: string): Promise<void>;
-  /** Takes the lease with `token` for `leaseMs` when nobody holds it or the holder's lease has expired. */
-  acquire(id: string, token: string, leaseMs: number): Promise<LeaseOutcome>;
+  /**
+   * Takes the lease with `token` for `leaseMs` when nobody holds it or the holder's lease has
+   * expired. `holder` is a short text about the taker (its process and lease length) to keep
+   * beside the lease, for as long as it lasts, and return in refusals; a backend may ignore it.
+   */
+  acquire(id: string, token: string, leaseMs: number, holder?: string): Promise<LeaseOutcome>;
   /** Extends the lease held with `token`; false when it is no longer held with that token. */
   renew(id: string, token: string, leaseMs: number): Promise<boolean>;
   /** Releases the lease if it is still held with `token`. */
   release(id: string, token: string): Promise<void>;
   /** Optional: notifications of released leases (Postgres LISTEN/NOTIFY); without it waiters poll. */
   watch?(id: string): Promise<ReleaseWatcher>;
-  close(): Promise<void>;
+  /**
+   * Closes what the backend opened, within `timeoutMs` (the store's `operationTimeoutMs`):
+   * connections that do not end in time, such as those to a host that stopped answering, are
+   * destroyed rather than waited for.
+   */
+  close(timeoutMs: number): Promise<void>;
 }

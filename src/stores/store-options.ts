@@ -2,7 +2,7 @@
 export interface SessionStoreDefaults {
   /** @default 10_000 */
   readonly waitMs?: number;
-  /** @default 30_000 */
+  /** @default 5_000 */
   readonly leaseMs?: number;
   /** Idle sessions expire after this long; unset: never. */
   readonly ttlMs?: number;
@@ -14,10 +14,18 @@ export interface SessionStoreDefaults {
   readonly operationTimeoutMs?: number;
 }
 
-/** Default `waitMs`: long enough for a short turn to finish, short enough for a page to say "busy". */
+/**
+ * Default `waitMs`: long enough for a short turn to finish, short enough for a page to say
+ * "busy"; twice {@link DEFAULT_SESSION_LEASE_MS}, so a turn that comes after a crashed one
+ * outwaits the lease it left and runs.
+ */
 export const DEFAULT_SESSION_WAIT_MS = 10_000;
-/** Default `leaseMs`: how long a crashed holder can block its chat. */
-export const DEFAULT_SESSION_LEASE_MS = 30_000;
+/**
+ * Default `leaseMs`: how long a crashed holder can block its chat. A running turn renews its
+ * lease every third of this (1.7 s), so it keeps it through an event-loop stall of up to
+ * about two thirds of it (3.3 s).
+ */
+export const DEFAULT_SESSION_LEASE_MS = 5_000;
 /** Default `operationTimeoutMs`. */
 export const DEFAULT_SESSION_OPERATION_TIMEOUT_MS = 10_000;
 /** The shortest lease: renewals every third of it must have time to reach the store. */

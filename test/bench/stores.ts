@@ -12,6 +12,12 @@
  * session's own copying and JSON, which every store pays); with the longest event-loop block
  * of a turn, which the synchronous file calls must keep far below 20 ms.
  *
+ * Then contention, as issue 27 measured it: two processes, each opening the store with
+ * default options, start 50 concurrent turns each on one chat at the same moment; the time
+ * from go to the last turn's end, divided by 100, is the time of a turn under contention (the
+ * median of a few rounds, each in fresh processes warmed up with 30 turns), beside how many
+ * of the 100 landed.
+ *
  *   node --import tsx -e "await (await import('./test/bench/stores.ts')).run()"
  */
 import { randomUUID } from 'node:crypto';
@@ -23,7 +29,9 @@ import { createClient } from 'redis';
 import { createPostgresSessionStore } from '../../adapters/postgres/index.js';
 import { createRedisSessionStore } from '../../adapters/redis/index.js';
 import { createFileSessionStore, createSession, createTaskListTools, restoreSession, runTool, type Session, type SessionJSON, type SessionStore } from '../../src/index.js';
+import { startTurns } from '../stores/children.js';
 import { POSTGRES_MISSING, REDIS_MISSING, startPostgres, startRedis } from '../stores/servers.js';
+import type { StoreConfig } from '../stores/store-config.js';
 import { measureEventLoopBlock } from '../support/event-loop.js';
 import { compare, median, ms, printTable, ratio, record, verdict } from './harness.js';
 
@@ -31,6 +39,10 @@ const TARGETS = { file: 2, Postgres: 5, Redis: 3 } as const;
 const RUNS = { warmup: 20, runs: 201 };
 /** Turns of a 1 MB session, after two of warm-up. */
 const LARGE_RUNS = 21;
+/** Rounds of the contention case: each two fresh processes of 50 concurrent turns. */
+const CONTENTION_ROUNDS = 5;
+/** Issue 27: a turn under contention within a few ms of Redis. */
+const CONTENTION_TARGET_OVER_REDIS_MS = 3;
 
 /** A session of the size the target names: 50 tasks and 200 read snapshots. */
 async function benchSession(id: string): Promise<Session> {
@@ -87,6 +99,41 @@ async function measureLarge(dir: string, shape: 'text' | 'snapshots'): Promise<s
   return [`file, ${label}`, `${(JSON.stringify(session).length / 1e6).toFixed(2)} MB`, ms(median(times)), ms(median(blocks)), shape === 'text' ? 'far below 20 ms' : '-'];
 }
 
+/** One round: two processes, 50 concurrent turns each on one chat, started together. */
+async function contentionRound(config: StoreConfig): Promise<{ perTurnMs: number; landed: number }> {
+  const id = `contention-${randomUUID()}`;
+  const children = [startTurns(config, id, 'first', 50, 30), startTurns(config, id, 'second', 50, 30)];
+  try {
+    await Promise.all(children.map((child) => child.ready));
+    for (const child of children) child.go();
+    const outcomes = await Promise.all(children.map((child) => child.outcome));
+    return { perTurnMs: Math.max(...outcomes.map((outcome) => outcome.elapsedMs)) / 100, landed: outcomes.reduce((sum, outcome) => sum + outcome.landed, 0) };
+  } finally {
+    for (const child of children) child.process.kill('SIGKILL');
+  }
+}
+
+/** The contention case for one store: the median time of a turn over the rounds, its range, and the fewest turns that landed. */
+async function measureContention(name: string, config: StoreConfig): Promise<{ name: string; median: number; row: string[] }> {
+  const rounds: Array<{ perTurnMs: number; landed: number }> = [];
+  for (let round = 0; round < CONTENTION_ROUNDS; round += 1) rounds.push(await contentionRound(config));
+  const times = rounds.map((round) => round.perTurnMs);
+  const landed = Math.min(...rounds.map((round) => round.landed));
+  return { name, median: median(times), row: [name, ms(median(times)), `${ms(Math.min(...times))}–${ms(Math.max(...times))}`, `${landed} of 100`] };
+}
+
+/** The contention table, with Postgres's target set by Redis's figure. */
+function contentionTable(results: Array<{ name: string; median: number; row: string[] }>): string[][] {
+  const redis = results.find((result) => result.name === 'Redis');
+  const rows = [['store', 'a turn, 2 processes × 50 on one chat', 'range of rounds', 'landed (worst round)', 'target', 'verdict']];
+  for (const result of results) {
+    const target = result.name === 'Postgres' && redis !== undefined ? redis.median + CONTENTION_TARGET_OVER_REDIS_MS : undefined;
+    rows.push([...result.row, target === undefined ? '-' : `≤ ${ms(target)} (Redis + ${CONTENTION_TARGET_OVER_REDIS_MS} ms)`, target === undefined ? '-' : verdict(result.median, target)]);
+    if (target !== undefined) record({ suite: 'session stores', case: 'a turn under contention, Postgres', ours: ms(result.median), reference: ms(redis!.median), ratio: ratio(result.median / redis!.median), target: `≤ Redis + ${CONTENTION_TARGET_OVER_REDIS_MS} ms`, verdict: verdict(result.median, target) });
+  }
+  return rows;
+}
+
 export async function run(): Promise<void> {
   const rows: string[][] = [['store', 'session', 'withSession', 'load + save, no lease', 'ratio', 'target', 'verdict']];
 
@@ -101,6 +148,7 @@ export async function run(): Promise<void> {
     }),
   );
   await fileStore.close();
+  const contention = [await measureContention('file', { kind: 'file', dir: path.join(folder, 'contention') })];
   const large = [
     ['store', 'session', 'withSession', 'longest event-loop block', 'target'],
     await measureLarge(path.join(folder, 'large'), 'text'),
@@ -123,6 +171,7 @@ export async function run(): Promise<void> {
     );
     await store.close();
     await pool.end();
+    contention.push(await measureContention('Postgres', { kind: 'postgres', connectionString: server.connectionString }));
     await server.destroy();
   } else {
     console.log(`Postgres skipped: ${POSTGRES_MISSING}.`);
@@ -141,6 +190,7 @@ export async function run(): Promise<void> {
     );
     await store.close();
     await client.close();
+    contention.push(await measureContention('Redis', { kind: 'redis', url: server.url }));
     await server.destroy();
   } else {
     console.log(`Redis skipped: ${REDIS_MISSING}.`);
@@ -149,4 +199,6 @@ export async function run(): Promise<void> {
   printTable(rows);
   console.log('');
   printTable(large);
+  console.log('');
+  printTable(contentionTable(contention));
 }

@@ -3,7 +3,6 @@
  * LangGraph's checkpoint-validation). A store's test file starts its server, describes how
  * to open the store, take it down and bring it back, and calls {@link sessionStoreContract}.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import {
   createFileTools,
   createSession,
   createTaskListTools,
+  DEFAULT_SESSION_LEASE_MS,
   runTool,
   SessionBusyError,
   SessionLeaseLostError,
@@ -24,6 +24,7 @@ import {
   type SessionStoreDefaults,
   type ToolCollection,
 } from '../../src/index.js';
+import { startHolder, startTurns } from './children.js';
 import { openStore, type StoreConfig } from './store-config.js';
 
 /** A store under test: how to open it and how to make it fail. */
@@ -38,12 +39,17 @@ export interface StoreUnderTest {
   bringUp(): Promise<void>;
   /** Stops the server and removes its files. */
   destroy(): Promise<void>;
+  /** Makes the store stop answering with its connections left open (SIGSTOP), when it can. */
+  freeze?(): void;
+  /** Lets a frozen store answer again (SIGCONT). */
+  thaw?(): void;
 }
 
-const repository = path.resolve(import.meta.dirname, '../..');
 const tasks = createTaskListTools();
 const tool = (collection: ToolCollection, name: string) => collection.tools.find((definition) => definition.name === name)!;
 const addTask = (session: Session, subject: string) => runTool(tool(tasks, 'task_add'), { tasks: [{ subject }] }, { session });
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const subjects = async (session: Session | undefined) => (session === undefined ? [] : (await tasks.getTasks(session)).map((task) => task.subject));
 
 /** Runs the contract against the store `setup` starts; `skip` is the reason the suite cannot run here. */
@@ -136,9 +142,15 @@ export function sessionStoreContract(name: string, skip: string | undefined, set
       const error = await two.withSession(id, () => undefined, { waitMs: 300 }).catch((caught: unknown) => caught);
       expect(Date.now() - began).toBeGreaterThanOrEqual(290);
       expect(error).toBeInstanceOf(SessionBusyError);
-      expect(error).toMatchObject({ name: 'SessionBusyError', id, waitMs: 300 });
-      expect((error as Error).message).toBe(
-        `Session ${JSON.stringify(id)} is busy: another turn held it for all of the 300 ms this one waited. Send again once that turn has finished.`,
+      expect(error).toMatchObject({ name: 'SessionBusyError', id, waitMs: 300, holder: { state: 'running', thisProcess: true, pid: process.pid } });
+      // Another store in this process: it knows the holder from the lease, renewed on schedule.
+      expect((error as Error).message).toMatch(
+        new RegExp(`^Session ${escape(JSON.stringify(id))} is busy: a turn in this process is running \\(it renewed its lease \\d+\\.\\d s ago\\); this one waited 300 ms\\. Send again once that turn has finished\\.$`),
+      );
+      // The same store: it knows its own turn is running, and for how long.
+      const same = await one.withSession(id, () => undefined, { waitMs: 200 }).catch((caught: unknown) => caught);
+      expect((same as Error).message).toMatch(
+        new RegExp(`^Session ${escape(JSON.stringify(id))} is busy: a turn in this process has been running for \\d+\\.\\d s; this one waited 200 ms\\. Send again once that turn has finished\\.$`),
       );
       const waiting = two.withSession(id, async (session) => subjects(session), { waitMs: 10_000 });
       release();
@@ -163,6 +175,59 @@ export function sessionStoreContract(name: string, skip: string | undefined, set
         child.process.kill('SIGKILL');
       }
     }, 60_000);
+
+    it('frees the chat of a SIGKILLed holder within the default lease, and says what holds it meanwhile', async () => {
+      const id = `killed-default-${randomUUID()}`;
+      const child = startHolder(target.config, id);
+      try {
+        await child.holding;
+        const live = await open().withSession(id, () => undefined, { waitMs: 300 }).catch((caught: unknown) => caught);
+        expect(live).toMatchObject({ name: 'SessionBusyError', holder: { state: 'running', thisProcess: false, pid: child.process.pid } });
+        expect((live as Error).message).toMatch(
+          new RegExp(`^Session ${escape(JSON.stringify(id))} is busy: a turn in process ${child.process.pid} on \\S+ is running \\(it renewed its lease \\d+\\.\\d s ago\\); this one waited 300 ms\\. Send again once that turn has finished\\.$`),
+        );
+        child.process.kill('SIGKILL');
+        const killedAt = Date.now();
+        // Past a renewal the dead holder missed (every third of the lease, plus a margin).
+        await sleep(3_000);
+        const stale = await open().withSession(id, () => undefined, { waitMs: 0 }).catch((caught: unknown) => caught);
+        expect(stale).toMatchObject({ name: 'SessionBusyError', waitMs: 0, holder: { state: 'stale', thisProcess: false, pid: child.process.pid } });
+        expect((stale as SessionBusyError).holder!.expiresInMs).toBeLessThanOrEqual(DEFAULT_SESSION_LEASE_MS - 3_000);
+        expect((stale as Error).message).toMatch(
+          new RegExp(
+            `^Session ${escape(JSON.stringify(id))} is busy: its lease is held by a turn in process ${child.process.pid} on \\S+ that has not renewed it for \\d+\\.\\d s ` +
+              `\\(the turn ended without releasing it, or its process died or stalled\\), and expires in [0-2]\\.\\d s; this one waited 0 ms\\. Send again after that\\.$`,
+          ),
+        );
+        const seen = await open().withSession(id, async (session, turn) => ({ tasks: await subjects(session), version: turn.version }));
+        expect(seen).toEqual({ tasks: ['saved by the child'], version: 1 });
+        // Within the default lease of the kill, plus slack for a loaded machine.
+        expect(Date.now() - killedAt).toBeLessThanOrEqual(DEFAULT_SESSION_LEASE_MS + 1_000);
+      } finally {
+        child.process.kill('SIGKILL');
+      }
+    }, 60_000);
+
+    it('lands all of 100 concurrent turns on one id from two processes with default options', async () => {
+      const id = `two-processes-${randomUUID()}`;
+      const children = [startTurns(target.config, id, 'first', 50), startTurns(target.config, id, 'second', 50)];
+      try {
+        await Promise.all(children.map((child) => child.ready));
+        for (const child of children) child.go();
+        const outcomes = await Promise.all(children.map((child) => child.outcome));
+        expect(outcomes.map((outcome) => outcome.errors)).toEqual([[], []]);
+        expect(outcomes.map((outcome) => outcome.landed)).toEqual([50, 50]);
+        const saved = await subjects(await open().load(id));
+        expect(new Set(saved)).toEqual(new Set([...Array.from({ length: 50 }, (_, index) => `first ${index}`), ...Array.from({ length: 50 }, (_, index) => `second ${index}`)]));
+        expect(saved).toHaveLength(100);
+        const perTurn = Math.max(...outcomes.map((outcome) => outcome.elapsedMs)) / 100;
+        console.log(`${target.config.kind}: 100 concurrent turns from two processes, ${perTurn.toFixed(2)} ms a turn`);
+        // Waiters woken all at once queued for the connections at 80–170 ms a turn; one at a time, a few ms.
+        expect(perTurn).toBeLessThan(20);
+      } finally {
+        for (const child of children) child.process.kill('SIGKILL');
+      }
+    }, 120_000);
 
     it('refuses the save of a turn whose lease was lost, keeping the newer version', async () => {
       const id = `stalled-${randomUUID()}`;
@@ -240,7 +305,6 @@ export function sessionStoreContract(name: string, skip: string | undefined, set
     it('expires an idle session after ttlMs, and a save starts the clock again', async () => {
       const id = `ttl-${randomUUID()}`;
       const store = open({ ttlMs: 1_000 });
-      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       await store.withSession(id, (session) => addTask(session, 'short-lived'));
       await sleep(600);
       expect(await subjects(await store.load(id))).toEqual(['short-lived']);
@@ -291,6 +355,40 @@ export function sessionStoreContract(name: string, skip: string | undefined, set
       expect(await subjects(await open().load(id))).toEqual(['before the outage']);
     }, 60_000);
 
+    it('fails a turn after operationTimeoutMs, not twice it, when the store stops answering (SIGSTOP), and a late save does not land', async (context) => {
+      if (target.freeze === undefined || target.thaw === undefined) return context.skip();
+      const id = `frozen-${randomUUID()}`;
+      const operationTimeoutMs = 1_000;
+      const store = open({ operationTimeoutMs, leaseMs: 1_000 });
+      await store.withSession(id, (session) => addTask(session, 'before the freeze'));
+      let frozenAt = 0;
+      try {
+        const error = await store
+          .withSession(id, async (session) => {
+            await addTask(session, 'during the freeze');
+            target.freeze!();
+            frozenAt = Date.now();
+          })
+          .catch((caught: unknown) => caught);
+        const failedAfter = Date.now() - frozenAt;
+        expect(error).toMatchObject({ name: 'SessionStoreError', operation: 'save', id });
+        expect((error as Error).message).toMatch(new RegExp(`^The .+ failed to save session ${escape(JSON.stringify(id))}: no answer within \\d+ ms$`));
+        expect(failedAfter).toBeGreaterThanOrEqual(operationTimeoutMs - 50);
+        // Once, not once for the save and again for the release.
+        expect(failedAfter).toBeLessThan(operationTimeoutMs * 1.6);
+        // A turn that comes while the store is frozen fails after the same bound, at the lease.
+        const began = Date.now();
+        const waiting = await open({ operationTimeoutMs }).withSession(id, () => undefined).catch((caught: unknown) => caught);
+        expect(waiting).toMatchObject({ name: 'SessionStoreError', operation: 'lease' });
+        expect(Date.now() - began).toBeLessThan(operationTimeoutMs * 1.6);
+      } finally {
+        target.thaw!();
+      }
+      // The save reached the store only after its lease had run out, so the store refused it.
+      await sleep(500);
+      expect(await subjects(await open().load(id))).toEqual(['before the freeze']);
+    }, 60_000);
+
     it('rejects bad ids and options with messages that name them', async () => {
       const store = open();
       await expect(store.withSession('', () => undefined)).rejects.toThrow('Expected the session id to be a non-empty string of at most 512 characters, got `""` (string).');
@@ -300,40 +398,4 @@ export function sessionStoreContract(name: string, skip: string | undefined, set
       await expect(store.withSession('x', () => undefined, { waitMs: -1 })).rejects.toThrow('`waitMs`');
     });
   });
-}
-
-/** A child process that saves one turn, then holds the lease of a second until told to finish. */
-function startHolder(config: StoreConfig, id: string, leaseMs: number) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'holder-child.ts'), JSON.stringify({ config, id, leaseMs })], {
-    cwd: repository,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let errors = '';
-  child.stderr!.on('data', (chunk) => (errors += chunk));
-  const lines: string[] = [];
-  const listeners: Array<() => void> = [];
-  child.stdout!.on('data', (chunk) => {
-    output += chunk;
-    const parts = output.split('\n');
-    output = parts.pop()!;
-    lines.push(...parts);
-    for (const listener of listeners) listener();
-  });
-  const line = (test: (text: string) => boolean) =>
-    new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const found = lines.find(test);
-        if (found !== undefined) resolve(found);
-      };
-      listeners.push(check);
-      check();
-      child.once('exit', (code, signal) => setTimeout(() => reject(new Error(`the holder exited (${code ?? signal}) early:\n${errors}`)), 50));
-    });
-  const holding = line((text) => text === 'holding');
-  const outcome = line((text) => text.startsWith('{')).then((text) => JSON.parse(text) as unknown);
-  // Awaited by the tests that need them; an early exit must not also be an unhandled rejection.
-  holding.catch(() => undefined);
-  outcome.catch(() => undefined);
-  return { process: child, holding, outcome };
 }

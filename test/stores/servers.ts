@@ -11,7 +11,7 @@
  * });
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync } from 'node:fs';
+import { chownSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -91,6 +91,37 @@ async function stopChild(child: ChildProcess | undefined, signal: NodeJS.Signals
   clearTimeout(timer);
 }
 
+/** The process `pid` and every process below it (Linux: read from /proc). */
+function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // The fields after the command name, which may itself hold spaces and parentheses.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const tree = [pid];
+  for (let index = 0; index < tree.length; index += 1) tree.push(...(children.get(tree[index]!) ?? []));
+  return tree;
+}
+
+/** Sends `signal` to the server `child` and every process it started (Postgres serves each connection from a process of its own). */
+function signalTree(child: ChildProcess | undefined, signal: NodeJS.Signals): void {
+  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  for (const pid of processTree(child.pid)) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
 /** A running PostgreSQL server of a test. */
 export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` (trust authentication, loopback only). */
@@ -100,6 +131,10 @@ export interface PostgresServer {
   stop(): Promise<void>;
   /** Starts it again on the same port and data. */
   restart(): Promise<void>;
+  /** Freezes the server and every backend process with SIGSTOP: connections stay open, nothing answers. */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void;
   /** Stops it and removes its folder. */
   destroy(): Promise<void>;
 }
@@ -140,7 +175,10 @@ export async function startPostgres(): Promise<PostgresServer> {
     port,
     stop,
     restart: start,
+    pause: () => signalTree(child, 'SIGSTOP'),
+    resume: () => signalTree(child, 'SIGCONT'),
     destroy: async () => {
+      signalTree(child, 'SIGCONT');
       await stop();
       await rm(root, { recursive: true, force: true });
     },
@@ -156,6 +194,10 @@ export interface RedisServer {
   stop(options?: { save?: boolean }): Promise<void>;
   /** Starts it again on the same port and folder. */
   restart(): Promise<void>;
+  /** Freezes the server with SIGSTOP: connections stay open, nothing answers. */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void;
   /** Stops it and removes its folder. */
   destroy(): Promise<void>;
 }
@@ -192,7 +234,10 @@ export async function startRedis(): Promise<RedisServer> {
     port,
     stop,
     restart: start,
+    pause: () => signalTree(child, 'SIGSTOP'),
+    resume: () => signalTree(child, 'SIGCONT'),
     destroy: async () => {
+      signalTree(child, 'SIGCONT');
       await stop();
       await rm(root, { recursive: true, force: true });
     },
