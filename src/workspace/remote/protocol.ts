@@ -103,7 +103,7 @@ export interface WireSearchRequest {
 
 /** Progress of a step, as `tools/progress` carries it. */
 export type StepProgressWire = StepProgress;
-/** A file tool's step, run in the box by the same collection code (`tools/run`; see `in-box.ts`). */
+/** A file tool's step, run in the box by the same collection code (`tools/run`; see `collections/files/in-box/`). */
 export type WireToolRun = FileToolStep;
 /** The part of the caller's session a step reads. */
 export type WireSessionSlice = SessionSlice;

@@ -17,7 +17,7 @@ class ThroughMethods extends Workspace {
 
 /**
  * On a tree large enough that the walker thread screens files ahead of the search worker
- * (see `CLAIM` in search-protocol.ts) and the byte prefilter decides most files, the answer
+ * (see `CLAIM` in protocol.ts) and the byte prefilter decides most files, the answer
  * must be the one the main thread's reading gives, file for file and line for line.
  */
 describe('search_files with the byte prefilter and the walker screening files', () => {
