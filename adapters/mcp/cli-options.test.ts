@@ -35,6 +35,11 @@ describe('parseCli', () => {
     expect(parseCli(['-v'])).toEqual({ command: 'version' });
   });
 
+  it('names serve-workspace, the far end of connectWorkspace(), in --help', () => {
+    expect(HELP_TEXT).toContain('       agent-toolbelt serve-workspace --root DIR [--sandbox bwrap]\n');
+    expect(HELP_TEXT).toContain('`agent-toolbelt serve-workspace --help` shows its own.');
+  });
+
   it('explains every flag in --help', () => {
     for (const flag of ['--root', '--read-only', '--allow', '--deny', '--no-shell', '--sandbox', '--keep-backups', '--background', '--github', '--skills', '--mode', '--ask-for-changes', '--http', '--host', '--port', '--token-file', '--allow-origin', '--help', '--version']) {
       expect(HELP_TEXT).toContain(flag);

@@ -4,10 +4,15 @@ import { parseErrorText } from './cli-flag-errors.js';
 
 /** The help text of `agent-toolbelt`. The flag table of adapters/mcp/README.md repeats its options word for word. */
 export const HELP_TEXT = `Usage: agent-toolbelt mcp --root DIR [options]
+       agent-toolbelt serve-workspace --root DIR [--sandbox bwrap]
 
-Serves agent-toolbelt's tools to an MCP client (Claude Desktop, Cursor, VS Code, other
+mcp serves agent-toolbelt's tools to an MCP client (Claude Desktop, Cursor, VS Code, other
 agents) over stdio, or over Streamable HTTP with --http: files, shell, task list, date
 and time, and scratch notes, all jailed to DIR.
+
+serve-workspace is the far end of connectWorkspace(): run in a box (through ssh, docker
+exec -i, kubectl exec -i, bwrap), it serves DIR over stdio to the caller's tools. The
+options below are mcp's; \`agent-toolbelt serve-workspace --help\` shows its own.
 
 Options:
   --root DIR            The folder the tools may touch (required). Paths outside it,

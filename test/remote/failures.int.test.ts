@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RemoteWorkspaceError } from '../../src/errors/remote-workspace-error.js';
 import { createFileTools } from '../../src/dialects/file-tools.js';
 import { createShellTools } from '../../src/collections/shell/index.js';
@@ -16,7 +16,7 @@ import type { ToolCollection } from '../../src/tool.js';
 import { connectWorkspace } from '../../src/workspace/remote/connect.js';
 import { PROTOCOL_VERSION } from '../../src/workspace/remote/protocol.js';
 import type { RemoteWorkspace } from '../../src/workspace/remote/remote-workspace.js';
-import { bundleCommand, NODE, serverPid, temporaryFolder } from './support.js';
+import { bundleCommand, bwrapBundleCommand, bwrapWorks, NODE, serverBundle, serverPid, temporaryFolder } from './support.js';
 
 const open: RemoteWorkspace[] = [];
 afterEach(async () => {
@@ -131,6 +131,31 @@ describe('a server killed with SIGKILL', () => {
   });
 });
 
+describe('a server killed in the box, behind a channel that reports it as an exit code', () => {
+  async function killedBehind(command: (root: string, bundle: string) => string[]): Promise<string> {
+    const root = temporaryFolder();
+    const workspace = await connectWorkspace({ command: command(root, await serverBundle()) });
+    open.push(workspace);
+    const files = createFileTools({ workspace });
+    process.kill(serverPid(root), 'SIGKILL');
+    const started = Date.now();
+    const result = await runTool(toolOf(files, 'list_directory'), {}, { session: createSession() });
+    expect(result.isError).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    return result.text;
+  }
+
+  it('a shell that waits for it (exit code 137) names the signal', async () => {
+    const text = await killedBehind((root, bundle) => ['sh', '-c', `"$0" "$1" serve-workspace --root "$2"; exit $?`, NODE, bundle, root]);
+    expect(text).toMatch(/^The remote workspace \(`.*`\) is gone: its server was killed by SIGKILL \(`sh` exited with code 137\)\. /);
+  });
+
+  it.skipIf(!bwrapWorks())('bubblewrap (exit code 137) names the signal', async () => {
+    const text = await killedBehind((root, bundle) => bwrapBundleCommand(root, bundle, { samePath: true }));
+    expect(text).toMatch(/^The remote workspace \(`bwrap … .*`\) is gone: its server was killed by SIGKILL \(`bwrap` exited with code 137\)\. /);
+  });
+});
+
 describe('a hung server', () => {
   it('fails a call past the request timeout with an error naming it, and answers again once the server does', async () => {
     const root = temporaryFolder();
@@ -153,15 +178,39 @@ describe('a hung server', () => {
 });
 
 describe('connectWorkspace fails with a message that says what to fix', () => {
-  it('when the server sends garbage', async () => {
-    const error = await connectWorkspace({ command: ['sh', '-c', 'echo "Welcome to the box!"; sleep 5'], connectTimeoutMs: 1_500 }).catch((caught: unknown) => caught);
+  it('when the server sends garbage: at once, from its first bytes, not at the connect timeout', async () => {
+    let started = Date.now();
+    const error = await connectWorkspace({ command: ['sh', '-c', 'echo "Welcome to the box!"; exec sleep 30'] }).catch((caught: unknown) => caught);
+    expect(Date.now() - started).toBeLessThan(2_000);
     expect(error).toBeInstanceOf(RemoteWorkspaceError);
-    expect((error as Error).message).toContain('it sent something that is not the workspace protocol; it began with `Welcome to the box!`');
+    expect((error as Error).message).toBe(
+      'connectWorkspace() could not start the workspace server through `sh -c echo "Welcome to the box!"; exec sleep 30`: it sent something that is not the workspace protocol; it began with `Welcome to the box!`. ' +
+        'Check that the command ends in `agent-toolbelt serve-workspace --root DIR` and that nothing else (a login banner, a shell profile that prints) writes to its stdout.',
+    );
+    // A program that speaks another protocol: it answers the handshake with a line of JSON (an MCP stdio server, say).
+    started = Date.now();
+    const other = await connectWorkspace({
+      command: [NODE, '-e', `process.stdin.once('data', () => process.stdout.write('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}\\n')); setInterval(() => {}, 1000);`],
+    }).catch((caught: unknown) => caught);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect((other as Error).message).toContain('it sent something that is not the workspace protocol; it began with `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`.');
     const exited = await connectWorkspace({ command: ['sh', '-c', 'echo "not json"'] }).catch((caught: unknown) => caught);
     expect((exited as Error).message).toContain('exited with code 0, after sending something that is not the workspace protocol; it began with `not json`');
     // Its input closed first, so the handshake's write fails before the program ends: the ending still names the cause.
     const closedInput = await connectWorkspace({ command: ['sh', '-c', 'exec 0<&-; echo "not json"; sleep 0.2'] }).catch((caught: unknown) => caught);
     expect((closedInput as Error).message).toContain('exited with code 0, after sending something that is not the workspace protocol; it began with `not json`');
+  });
+
+  it('when the program closed its output just before the timeout, without printing to this process’s stderr', async () => {
+    const printed = vi.spyOn(console, 'error');
+    try {
+      const error = await connectWorkspace({ command: ['sh', '-c', 'exec >&-; exec sleep 3'], connectTimeoutMs: 300 }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RemoteWorkspaceError);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+    }
   });
 
   it('when the server speaks an older protocol version', async () => {
@@ -182,7 +231,7 @@ describe('connectWorkspace fails with a message that says what to fix', () => {
     const missing = path.join(temporaryFolder(), 'nope');
     const error = await connectWorkspace({ command: await bundleCommand(missing) }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RemoteWorkspaceError);
-    expect((error as Error).message).toContain(`The workspace root \`${missing}\` does not exist. Create the folder or pass another one.`);
+    expect((error as Error).message).toMatch(new RegExp(`Its last words on stderr: agent-toolbelt serve-workspace: The workspace root \`${missing}\` does not exist\\. Create the folder or pass another one\\.$`));
   });
 
   it('when the channel program is not installed here', async () => {

@@ -101,7 +101,9 @@ export function serverPids(root: string): number[] {
       continue;
     }
     const words = commandLine.split('\0');
-    if (words.includes('serve-workspace') && words.includes(root) && !words.includes('--run-job') && !words[0]!.endsWith('bwrap')) found.push(Number(entry));
+    // Channels that carry the server's command line (bwrap, the ssh client) are not the server.
+    const channel = ['bwrap', 'ssh'].includes(path.basename(words[0]!));
+    if (words.includes('serve-workspace') && words.includes(root) && !words.includes('--run-job') && !channel) found.push(Number(entry));
   }
   return found;
 }

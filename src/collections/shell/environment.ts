@@ -36,11 +36,19 @@ export interface EnvironmentOptions {
 /**
  * The environment a command runs with: the host's (or only its `PATH`), then
  * {@link NON_INTERACTIVE_ENVIRONMENT}, then the host's own `env` overrides and removals.
+ *
+ * A host started by ssh (`ssh box agent-toolbelt serve-workspace …`, `ssh box node agent.js`)
+ * has `SSH_CLIENT` and, because the login shell exec'd it, `SHLVL=0`. Bash takes a
+ * non-interactive shell with both for the command of an ssh login and reads `~/.bashrc`, so
+ * every `bash -c` a command starts would run the box's profile (seconds, and whatever it
+ * prints). Such an environment gets `SHLVL=1`, what a command typed at the ssh prompt sees;
+ * `env` may still set or remove it.
  */
 export function buildEnvironment(options: EnvironmentOptions, host: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const environment: Record<string, string> = {};
   if (options.inheritEnv) {
     for (const [name, value] of Object.entries(host)) if (value !== undefined) environment[name] = value;
+    if (takenForSshLogin(environment)) environment.SHLVL = '1';
   } else if (host.PATH !== undefined) {
     environment.PATH = host.PATH;
   }
@@ -50,6 +58,13 @@ export function buildEnvironment(options: EnvironmentOptions, host: NodeJS.Proce
     else environment[name] = value;
   }
   return environment;
+}
+
+/** True when bash would read `~/.bashrc` for a `bash -c` in this environment: ssh's variables at shell level 0 (bash's `shell_level < 2` after its own increment). */
+function takenForSshLogin(environment: Readonly<Record<string, string>>): boolean {
+  if (environment.SSH_CLIENT === undefined && environment.SSH2_CLIENT === undefined) return false;
+  const level = Number(environment.SHLVL);
+  return !(Number.isInteger(level) && level >= 1);
 }
 
 /** Checks the `env` option: names must be non-blank and hold no `=` or NUL; values strings or `undefined`. */

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { RemoteWorkspaceError } from '../../errors/remote-workspace-error.js';
+import { channelEnding } from './channel-ending.js';
 import { RemoteConnection, type Transport } from './connection.js';
 import { PROTOCOL_NAME, PROTOCOL_VERSION, RemoteErrorCode, type InitializeResult } from './protocol.js';
 import { RemoteWorkspace } from './remote-workspace.js';
@@ -141,7 +142,7 @@ async function commandTransport(command: readonly string[], env: Readonly<Record
     });
   });
   const ended = new Promise<string>((resolve) => {
-    child.once('exit', (code, signal) => resolve(signal === null ? `exited with code ${code}` : `was killed by ${signal}`));
+    child.once('exit', (code, signal) => resolve(channelEnding(program!, code, signal)));
   });
   return {
     input: child.stdin!,
@@ -158,8 +159,8 @@ async function commandTransport(command: readonly string[], env: Readonly<Record
 async function sandboxTransport(sandbox: SandboxSessionLike, command: string, env: Readonly<Record<string, string>> | undefined): Promise<Transport> {
   const started = await sandbox.spawn({ command, stdin: true, ...(env === undefined ? {} : { env: { ...env } }) });
   const ended = Promise.resolve(started.wait()).then(
-    ({ exitCode }) => `exited with code ${exitCode}`,
-    (error: unknown) => `ended: ${String((error as Error)?.message ?? error)}`,
+    ({ exitCode }) => channelEnding('the sandbox', exitCode, null),
+    (error: unknown) => `its server ended: ${String((error as Error)?.message ?? error)}`,
   );
   return {
     input: Writable.fromWeb(started.stdin as import('node:stream/web').WritableStream<Uint8Array>),
@@ -264,10 +265,16 @@ function connectError(description: string, error: unknown, stderr: string): Remo
   if (/needs Node\.js \d+ or newer/.test(stderr)) hint = '';
   else if (/(^|\W)(node|npx|agent-toolbelt)(: not found|: command not found|: No such file)/m.test(stderr) || /env: .?node.?: No such file/.test(stderr)) {
     hint = ` The box lacks Node.js ${MINIMUM_NODE_MAJOR}+ or the package: install Node.js ${MINIMUM_NODE_MAJOR}+ there, and run the server with \`npx -y agent-toolbelt serve-workspace --root DIR\` (or install agent-toolbelt globally).`;
-  } else if (/does not exist|is not a folder/.test(stderr)) {
+  } else if (/is not a folder/.test(stderr)) {
+    hint = ' Pass a folder in the box as --root.';
+  } else if (/does not exist/.test(stderr) && !/Create the folder/.test(stderr)) {
+    // The server's own message (from a version that says no fix) is completed, never repeated.
     hint = ' Create the folder in the box or pass another --root.';
   }
   const reason = message.replace(/^The remote workspace \([^)]*\) is gone: /, '').replace(/ The call was not completed.*$/s, '');
+  if (reason.includes('not the workspace protocol')) {
+    hint = ' Check that the command ends in `agent-toolbelt serve-workspace --root DIR` and that nothing else (a login banner, a shell profile that prints) writes to its stdout.';
+  }
   return new RemoteWorkspaceError(
     description,
     `connectWorkspace() could not start the workspace server through ${description}: ${reason}${stderr === '' || reason.includes(stderr.slice(-100)) ? '' : ` Its stderr: ${stderr.slice(-500)}`}${hint}`,

@@ -19,6 +19,9 @@ const STDERR_TAIL_CHARACTERS = 2_000;
 /** Bytes of the server's first output kept, to show what garbage it sent. */
 const OUTPUT_HEAD_BYTES = 200;
 
+/** How a JSON-RPC message's header may begin, lower case, longest first. */
+const HEADER_NAMES = ['content-length:', 'content-type:'];
+
 /** The two byte streams to the server and how the program that carries them ends. */
 export interface Transport {
   /** To the server's stdin. */
@@ -27,7 +30,7 @@ export interface Transport {
   readonly output: Readable;
   /** The channel's stderr, if it has one (ssh's messages, the server's usage errors). */
   readonly errors?: Readable;
-  /** Settles with a sentence naming how the channel program ended ("exited with code 255"). */
+  /** Settles with a clause naming how the channel program ended ("its server was killed by SIGKILL", "the ssh connection ended (…)"). */
   readonly ended: Promise<string>;
   /** Ends the channel program. */
   kill(): void;
@@ -47,6 +50,8 @@ export class RemoteConnection {
   readonly #lostListeners = new Set<(error: RemoteWorkspaceError) => void>();
   #lost: RemoteWorkspaceError | undefined;
   #closing = false;
+  /** The stream from the server has closed: nothing more can be sent or cancelled. */
+  #closed = false;
   #stderr = '';
   #head = Buffer.alloc(0);
   #requests = 0;
@@ -60,7 +65,12 @@ export class RemoteConnection {
       this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL_CHARACTERS);
     });
     transport.output.on('data', (chunk: Buffer) => {
-      if (this.#head.length < OUTPUT_HEAD_BYTES) this.#head = Buffer.concat([this.#head, chunk]).subarray(0, OUTPUT_HEAD_BYTES);
+      if (this.#head.length >= OUTPUT_HEAD_BYTES) return;
+      const judged = this.#garbage();
+      this.#head = Buffer.concat([this.#head, chunk]).subarray(0, OUTPUT_HEAD_BYTES);
+      // The first bytes tell: a protocol message begins with its header. A banner, a profile's
+      // greeting or another program's output fails the connection now, not at a timeout.
+      if (!judged && this.#garbage()) this.#failSoon(() => `it sent something that is not the workspace protocol${this.#headNote()}`);
     });
     // A write to a channel that has gone must not crash the caller's process.
     transport.input.on('error', () => undefined);
@@ -69,27 +79,35 @@ export class RemoteConnection {
     reader.onError((error) => this.fail(`it sent something that is not the workspace protocol (${error.message}${this.#headNote()})`));
     writer.onError(([error]) => this.#failSoon(`writing to it failed (${error.message})`));
     this.#connection = createMessageConnection(reader, writer);
-    this.#connection.onClose(() => this.#failSoon(this.#garbage() ? `it sent something that is not the workspace protocol and closed${this.#headNote()}` : 'the connection closed'));
+    this.#connection.onClose(() => {
+      this.#closed = true;
+      this.#failSoon(this.#garbage() ? `it sent something that is not the workspace protocol and closed${this.#headNote()}` : 'the connection closed');
+    });
     void transport.ended.then(async (how) => {
       // Its last words on stderr may still be in the pipe.
       await settled(transport.errors, 300);
-      this.fail(`its server ${how}${this.#garbage() ? `, after sending something that is not the workspace protocol${this.#headNote()}` : ''}`);
+      this.fail(`${how}${this.#garbage() ? `, after sending something that is not the workspace protocol${this.#headNote()}` : ''}`);
     });
     this.#connection.listen();
   }
 
-  /** Fails with the channel's own ending when it comes within a moment (it names more), else with `what`. */
-  #failSoon(what: string): void {
+  /**
+   * Fails with the channel's own ending when it comes within a moment (it names more), else
+   * with `what` (read then, so it holds what arrived meanwhile): within a second either way.
+   */
+  #failSoon(what: string | (() => string)): void {
     let timer: NodeJS.Timeout | undefined;
     void Promise.race([this.#transport.ended, new Promise((resolve) => (timer = setTimeout(resolve, 500)))]).then(() => {
       clearTimeout(timer);
-      setTimeout(() => this.fail(what), 350);
+      setTimeout(() => this.fail(typeof what === 'string' ? what : what()), 350);
     });
   }
 
-  /** True when the server's first bytes were not a JSON-RPC header. */
+  /** True when the server's first bytes cannot begin a JSON-RPC header (`Content-Length:` or `Content-Type:`). */
   #garbage(): boolean {
-    return this.#head.length > 0 && !/^Content-(Length|Type):/i.test(this.#head.toString('latin1'));
+    if (this.#head.length === 0) return false;
+    const start = this.#head.toString('latin1', 0, HEADER_NAMES[0]!.length).toLowerCase();
+    return !HEADER_NAMES.some((header) => (start.length >= header.length ? start.startsWith(header) : header.startsWith(start)));
   }
 
   #headNote(): string {
@@ -143,13 +161,17 @@ export class RemoteConnection {
     const cancellation = new CancellationTokenSource();
     let timer: NodeJS.Timeout | undefined;
     let unsubscribe: (() => void) | undefined;
-    const onAbort = () => cancellation.cancel();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
+    // A connection that closed a moment ago (its loss not yet named) takes no cancellation:
+    // vscode-jsonrpc would print its refusal to this process's stderr.
+    const cancel = () => {
+      if (!this.#closed) cancellation.cancel();
+    };
+    options.signal?.addEventListener('abort', cancel, { once: true });
     try {
       return await new Promise<RemoteRequests[M][1]>((resolve, reject) => {
         unsubscribe = this.onLost(reject);
         timer = setTimeout(() => {
-          cancellation.cancel();
+          cancel();
           reject(
             new RemoteWorkspaceError(
               this.description,
@@ -170,7 +192,7 @@ export class RemoteConnection {
     } finally {
       clearTimeout(timer);
       unsubscribe?.();
-      options.signal?.removeEventListener('abort', onAbort);
+      options.signal?.removeEventListener('abort', cancel);
       cancellation.dispose();
     }
   }
@@ -201,6 +223,7 @@ export class RemoteConnection {
     const listeners = [...this.#lostListeners];
     this.#lostListeners.clear();
     for (const listener of listeners) listener(this.#lost);
+    this.#closed = true;
     this.#connection.dispose();
     this.#transport.kill();
   }
