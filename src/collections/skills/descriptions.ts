@@ -9,3 +9,14 @@ export const LOAD_SKILL_DESCRIPTION =
 export const SKILL_NAME_DESCRIPTION = 'The skill\'s name, exactly as listed (lowercase, with hyphens), e.g. `pdf-processing`.';
 
 export const NO_SKILLS_NOTE = 'No skills were found';
+
+/** The heading of skills whose descriptions share an opening, which their lines leave out. */
+export function sharedOpeningHeading(opening: string): string {
+  return `Skills whose descriptions begin "${opening}" (each line goes on from there):`;
+}
+
+/** Before the names of the skills that did not get a line of their own. */
+export const MORE_SKILLS_NAMED = 'More skills, named only to keep this prompt short (load_skill loads them the same way):';
+
+/** Before the skills that were loaded although their SKILL.md has a fault. */
+export const WARNINGS_HEADING = 'These skills were loaded, but their SKILL.md has a fault to fix (tell the user if you use one):';

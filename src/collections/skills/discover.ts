@@ -23,10 +23,20 @@ export interface SkippedSkill {
   readonly problem: string;
 }
 
+/** A skill that was loaded although its `SKILL.md` has a fault its author should fix. */
+export interface SkillWarning {
+  /** The `SKILL.md`, relative to the workspace root. */
+  readonly where: string;
+  /** What is wrong and the fix, e.g. the value to put in quotes. */
+  readonly warning: string;
+}
+
 /** What discovery found: loadable skills sorted by name, and what was skipped. */
 export interface SkillCatalog {
   readonly skills: readonly DiscoveredSkill[];
   readonly skipped: readonly SkippedSkill[];
+  /** Skills loaded with a fault in their `SKILL.md` (front matter read line by line), in the order found. */
+  readonly warnings: readonly SkillWarning[];
   /** Folders that were not looked at because of {@link MAX_SKILL_FOLDERS}. */
   readonly unscanned: number;
 }
@@ -40,6 +50,7 @@ export interface SkillCatalog {
 export async function discoverSkills(workspace: Workspace, folders: readonly string[]): Promise<SkillCatalog> {
   const byName = new Map<string, DiscoveredSkill>();
   const skipped: SkippedSkill[] = [];
+  const warnings: SkillWarning[] = [];
   const seen = new Set<string>();
   let looked = 0;
   let unscanned = 0;
@@ -57,8 +68,9 @@ export async function discoverSkills(workspace: Workspace, folders: readonly str
       }
       looked += 1;
       const where = path.posix.join(root.relative, entry.name);
-      const found = await readSkill(workspace, where, entry.name, skipped);
-      if (found === undefined || seen.has(found.folder)) continue;
+      const read = await readSkill(workspace, where, entry.name, skipped);
+      if (read === undefined || seen.has(read.skill.folder)) continue;
+      const found = read.skill;
       seen.add(found.folder);
       const earlier = byName.get(found.name);
       if (earlier !== undefined) {
@@ -66,14 +78,20 @@ export async function discoverSkills(workspace: Workspace, folders: readonly str
         continue;
       }
       byName.set(found.name, found);
+      if (read.warning !== undefined) warnings.push({ where: `${where}/SKILL.md`, warning: read.warning });
     }
   }
   const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { skills, skipped, unscanned };
+  return { skills, skipped, warnings, unscanned };
 }
 
-/** Reads and checks one skill folder's `SKILL.md`; `undefined` when it is not a skill or cannot be loaded. */
-async function readSkill(workspace: Workspace, where: string, folderName: string, skipped: SkippedSkill[]): Promise<DiscoveredSkill | undefined> {
+/** Reads and checks one skill folder's `SKILL.md`, with its warning if any; `undefined` when it is not a skill or cannot be loaded. */
+async function readSkill(
+  workspace: Workspace,
+  where: string,
+  folderName: string,
+  skipped: SkippedSkill[],
+): Promise<{ skill: DiscoveredSkill; warning?: string } | undefined> {
   const folder = await jailed(workspace, where, skipped);
   if (folder === undefined || !(await workspace.statOrUndefined(folder.absolute))?.isDirectory()) return undefined;
   const loaded = await loadSkillFile(workspace, folder.relative, folderName);
@@ -82,7 +100,8 @@ async function readSkill(workspace: Workspace, where: string, folderName: string
     skipped.push({ where: `${where}/SKILL.md`, problem: loaded.problem });
     return undefined;
   }
-  return { name: loaded.name, description: loaded.description, folder: folder.relative };
+  const skill = { name: loaded.name, description: loaded.description, folder: folder.relative };
+  return loaded.warning === undefined ? { skill } : { skill, warning: loaded.warning };
 }
 
 /**

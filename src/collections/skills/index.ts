@@ -37,6 +37,6 @@ export async function createSkillTools(options: SkillToolsOptions): Promise<Skil
   };
 }
 
-export type { DiscoveredSkill, SkillCatalog, SkippedSkill } from './discover.js';
+export type { DiscoveredSkill, SkillCatalog, SkillWarning, SkippedSkill } from './discover.js';
 export type { LoadedSkillData } from './load-skill.js';
 export type { SkillToolsOptions } from './options.js';

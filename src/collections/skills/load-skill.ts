@@ -34,6 +34,12 @@ export function createLoadSkillTool(options: ResolvedSkillToolsOptions, skills: 
     description: LOAD_SKILL_DESCRIPTION,
     kind: 'read',
     input: z.object({ name: z.string().min(1).describe(SKILL_NAME_DESCRIPTION) }),
+    // Claude Code's Skill tool names the skill `skill`, and may pass `args`, which loading has no use for.
+    aliases: {
+      skill: 'name',
+      skill_name: 'name',
+      args: { refuse: 'load_skill only loads the skill\'s instructions: send the call without `args`, then follow the instructions with what you meant to pass' },
+    },
     async execute({ name }) {
       const skill = byName.get(name.trim()) ?? byName.get(name.trim().toLowerCase());
       if (skill === undefined) return { text: unknownSkillText(name, skills), isError: true };

@@ -2,8 +2,13 @@ import type { Workspace } from '../../workspace/workspace.js';
 
 /** Where skills are looked for when `folders` is left out: the places agents that load skills use. */
 export const DEFAULT_SKILL_FOLDERS: readonly string[] = ['.agents/skills', '.claude/skills', 'skills'];
-/** Default size of the skill listing in the collection's instructions. */
-export const DEFAULT_MAX_SKILL_LISTING_CHARACTERS = 4_000;
+/**
+ * Default size of the skill listing in the collection's instructions, about 1,600 tokens. A
+ * few dozen skills take less; 100 skills get a line each with enough of their own words to be
+ * told apart (measured in `described-lines.ts`), where 4,000 characters gave a line to fewer
+ * than half of them.
+ */
+export const DEFAULT_MAX_SKILL_LISTING_CHARACTERS = 8_000;
 /** Default size of one `load_skill` reply. */
 export const DEFAULT_MAX_SKILL_CHARACTERS = 30_000;
 
@@ -19,9 +24,9 @@ export interface SkillToolsOptions {
    */
   readonly folders?: readonly string[];
   /**
-   * Characters the listing of skills in `instructions` may take. Skills past it are left out
-   * of the listing (it says how many); `load_skill` still loads them by name.
-   * @default 4_000
+   * Characters the listing of skills in `instructions` may take. Skills past it are named
+   * without a description, then counted; `load_skill` still loads them by name.
+   * @default 8_000
    */
   readonly maxListingCharacters?: number;
   /** Characters of one `load_skill` reply; a longer body is cut, saying how to read the rest. @default 30_000 */

@@ -1,4 +1,5 @@
 import { parseDocument } from 'yaml';
+import { quotedExample, readLenientFrontMatter } from './lenient-front-matter.js';
 
 /** The Agent Skills format's rule for `name`: lowercase letters, digits and single hyphens, not at either end. */
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -17,6 +18,11 @@ export interface SkillFile {
   readonly compatibility?: string;
   /** The Markdown after the front matter. */
   readonly body: string;
+  /**
+   * Set when the front matter is not valid YAML but could be read line by line without doubt
+   * (an unquoted `: ` in a value): what is wrong and how to fix it, for the author.
+   */
+  readonly warning?: string;
 }
 
 /**
@@ -33,14 +39,9 @@ export function parseSkillFile(text: string, folderName: string): SkillFile | { 
   const yamlText = source.slice(opening[0].length, opening[0].length + closing.index);
   const body = source.slice(opening[0].length + closing.index + closing[0].length).replace(/^\n+/, '');
 
-  const document = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
-  if (document.errors.length > 0) return { problem: `its front matter is not valid YAML (${firstLine(document.errors[0]!.message)})` };
-  let fields: unknown;
-  try {
-    fields = document.toJS({ maxAliasCount: 50 });
-  } catch (error) {
-    return { problem: `its front matter is not valid YAML (${firstLine(error instanceof Error ? error.message : String(error))})` };
-  }
+  const read = readFrontMatter(yamlText);
+  if ('problem' in read) return read;
+  const { fields, warning } = read;
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) return { problem: 'its front matter is not a set of `key: value` fields' };
   const { name, description, license, compatibility } = fields as Record<string, unknown>;
 
@@ -63,6 +64,37 @@ export function parseSkillFile(text: string, folderName: string): SkillFile | { 
     ...(typeof license === 'string' && license.trim() !== '' ? { license: license.trim() } : {}),
     ...(typeof compatibility === 'string' && compatibility.trim() !== '' ? { compatibility: compatibility.trim() } : {}),
     body,
+    ...(warning === undefined ? {} : { warning }),
+  };
+}
+
+/**
+ * The front matter's fields: strict YAML first; when that fails, the lenient line-by-line
+ * reading when it is unambiguous, with a warning that names the values to quote.
+ */
+function readFrontMatter(yamlText: string): { fields: unknown; warning?: string } | { problem: string } {
+  const document = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
+  let reason: string;
+  if (document.errors.length === 0) {
+    try {
+      return { fields: document.toJS({ maxAliasCount: 50 }) };
+    } catch (error) {
+      reason = firstLine(error instanceof Error ? error.message : String(error));
+    }
+  } else {
+    reason = firstLine(document.errors[0]!.message);
+  }
+  const lenient = readLenientFrontMatter(yamlText);
+  if (lenient === undefined) return { problem: `its front matter is not valid YAML (${reason})` };
+  const keys = lenient.unquoted.map((key) => `\`${key}\``);
+  const named = keys.length === 1 ? `the value of ${keys[0]}` : `the values of ${keys.slice(0, -1).join(', ')} and ${keys.at(-1)}`;
+  const first = lenient.unquoted[0]!;
+  const fault = lenient.unquoted.some((key) => lenient.fields[key]!.includes(': ')) ? `${named} ${keys.length === 1 ? 'holds' : 'hold'} an unquoted \`: \`` : `${named} cannot be read unquoted`;
+  return {
+    fields: lenient.fields,
+    warning:
+      `its front matter is not valid YAML (${reason}): ${fault}. The skill was loaded by reading each line as \`key: value\`; ` +
+      `put ${keys.length === 1 ? 'the value' : 'each of them'} in double quotes so that YAML readers load it too: ${quotedExample(first, lenient.fields[first]!)}`,
   };
 }
 

@@ -81,23 +81,24 @@ describe('createSkillTools: discovery', () => {
 });
 
 describe('createSkillTools: the listing budget', () => {
-  it('keeps the listing of 100 skills within its budget, one short line each, saying how many were left out', async () => {
+  it('keeps the listing of 100 skills within its budget: a short line each while they fit, then names, saying how many were left out', async () => {
     const workspace = await skillWorkspace();
     for (let index = 0; index < 100; index += 1) {
       const name = `skill-${String(index).padStart(3, '0')}`;
       await writeSkill(workspace, 'skills', name, skillText(name, `Handles case ${index}. ${'Use it when the task needs this exact procedure. '.repeat(8)}`));
     }
-    for (const budget of [4_000, 1_500]) {
+    for (const budget of [8_000, 4_000, 1_500]) {
       const skills = await createSkillTools({ workspace, maxListingCharacters: budget });
       const instructions = skills.instructions!;
       expect(instructions.length).toBeLessThanOrEqual(budget);
       const lines = instructions.split('\n').filter((line) => line.startsWith('- skill-'));
-      // Descriptions share the room, so many skills are listed, each shortened.
-      expect(lines.length).toBeGreaterThanOrEqual(budget === 4_000 ? 30 : 8);
+      // Descriptions share the room, so many skills get a line, each shortened after a whole word.
+      expect(lines.length).toBeGreaterThanOrEqual({ 8_000: 95, 4_000: 45, 1_500: 6 }[budget]!);
       expect(lines.every((line) => line.length <= 220)).toBe(true);
-      expect(lines[0]!.endsWith('…')).toBe(true);
-      const left = Number(/(\d+) more skills are not listed here/.exec(instructions)?.[1]);
-      expect(lines.length + left).toBe(100);
+      expect(lines[0]!).toMatch(/^- skill-000: 0\. Use it when the task needs this exact[\w. ]*…$/);
+      const named = /^More skills, named only[^:]*: (.*)\.$/m.exec(instructions)?.[1]?.split(', ') ?? [];
+      const left = Number(/(\d+) more skills? (?:is|are) not listed here/.exec(instructions)?.[1] ?? 0);
+      expect(lines.length + named.length + left).toBe(100);
       // Every skill still loads, listed or not.
       expect((await loadSkill(skills, 'skill-099')).isError).toBe(false);
     }
