@@ -118,6 +118,20 @@ export function noApproverText(toolName: string): string {
 }
 
 /**
+ * The text the model reads when a call that needs approval reached its execution without the
+ * person having been asked, in hosts that decide about approval before running a batch of
+ * calls (the AI SDK's flow). `checkedEarly`: when the batch was checked, the call's policy
+ * refused it, and a call before it has since made it possible, so calling it again gets the
+ * question asked; otherwise the host's own settings skipped the question.
+ */
+export function notAskedText(toolName: string, checkedEarly: boolean): string {
+  if (checkedEarly) {
+    return `${toolName} needs the user's approval, and it was not asked: when the calls of this step were checked, ${toolName} could not have run yet, and a call before it has changed that since. It was not run; call ${toolName} again and the user will be asked.`;
+  }
+  return `${toolName} needs the user's approval, and the user was not asked about this call, so it was not run. Tell the user what you wanted to do and let them run it, or use a tool that needs no approval.`;
+}
+
+/**
  * Validates a host's per-tool approval overrides against the tools it hands out: each key
  * must name one of them (a misspelt name would silently leave that tool's default in place,
  * so a call the host meant to ask about would run unasked) and each rule must be `true`,

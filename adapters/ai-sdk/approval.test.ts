@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generateText, isStepCount, ToolLoopAgent, wrapLanguageModel, type ModelMessage } from 'ai';
 import { describe, expect, it, vi } from 'vitest';
-import { createSession, denialText, noApproverText, type ApprovalRequest } from '../../src/index.js';
+import { createSession, denialText, notAskedText, type ApprovalRequest } from '../../src/index.js';
 import { createNoteCollection } from './test-support/note-tools.js';
 import { scriptedModel, toolResultsIn } from './test-support/scripted-model.js';
 import { APPROVE_ALWAYS_REASON, toAiSdk } from './index.js';
@@ -112,7 +112,7 @@ describe('approval through the SDK flow', () => {
     await generateText({ model, tools: belt.tools, toolApproval: { write_note: 'not-applicable' }, prompt: 'Write it.', stopWhen: isStepCount(5) });
 
     await expect(readFile(path.join(setup.dir, 'plan.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
-    expect(toolResultsIn(prompts[1]!)).toEqual({ c1: { type: 'error-text', value: noApproverText('write_note') } });
+    expect(toolResultsIn(prompts[1]!)).toEqual({ c1: { type: 'error-text', value: notAskedText('write_note', false) } });
   });
 
   it('never asks about a call the policy refuses', async () => {

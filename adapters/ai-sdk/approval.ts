@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { prepareToolCall, type ApprovalMode, type ApprovalOverrides, type ApproveFunction, type Session, type ToolDefinition } from '../../src/index.js';
+import { approvalBatchesOf, prepareToolCall, type ApprovalMode, type ApprovalOverrides, type ApproveFunction, type Session, type ToolDefinition } from '../../src/index.js';
 
 /**
  * The `reason` a user interface sends with an approval to mean "always": the call runs and
@@ -19,25 +19,30 @@ export interface ApprovalSettings {
 /** An approval status in the shape ai v7's `toolApproval` understands. */
 export type AiSdkApprovalStatus = 'not-applicable' | { readonly type: 'user-approval'; readonly reason?: string };
 
+/** What the SDK tells an approval check about the call: its id and the messages of its step. */
+export interface AiSdkApprovalOptions {
+  readonly toolCallId: string;
+  /** The same array for every call of one step: the batch the call belongs to. */
+  readonly messages?: readonly unknown[];
+}
+
 /**
  * The per-tool `toolApproval` map for ai v7's `generateText`, `streamText` and
  * `ToolLoopAgent`. Each entry asks the core, so policy refusals and plan mode never ask.
  */
-export type AiSdkToolApproval = Record<string, (input: unknown, options: { toolCallId: string }) => Promise<AiSdkApprovalStatus>>;
+export type AiSdkToolApproval = Record<string, (input: unknown, options: AiSdkApprovalOptions) => Promise<AiSdkApprovalStatus>>;
 
 /**
  * The approval request for this call when the SDK must ask a person, else `undefined` (it
- * runs unasked, or it is refused and `execute` reports why).
+ * runs unasked, or it is refused and `execute` reports why). The SDK checks every call of a
+ * step before it runs any, so a call whose policy refuses it now but that an earlier call of
+ * the step may make possible (the read a write needs) is asked about too; its policy is
+ * checked again when it runs.
  */
-export async function approvalDescription(
-  tool: ToolDefinition<any>,
-  input: unknown,
-  toolCallId: string,
-  settings: ApprovalSettings,
-): Promise<string | undefined> {
+export async function approvalDescription(tool: ToolDefinition<any>, input: unknown, options: AiSdkApprovalOptions, settings: ApprovalSettings): Promise<string | undefined> {
   try {
-    const prepared = await prepareToolCall(tool, input, { ...settings, toolCallId });
-    return prepared.status === 'needs-approval' ? prepared.request.description : undefined;
+    const prepared = await prepareToolCall(tool, input, { ...settings, toolCallId: options.toolCallId });
+    return approvalBatchesOf(settings.session).decide(options.messages, options.toolCallId, tool, prepared)?.description;
   } catch {
     // A failing policy check is reported by `execute`, where runTool turns it into a result.
     return undefined;
@@ -50,8 +55,8 @@ export function createToolApproval(tools: ReadonlyMap<string, ToolDefinition<any
   if (settings.onApproval !== undefined) return approval;
   for (const [name, tool] of tools) {
     if (tool.answeredByClient !== undefined) continue;
-    approval[name] = async (input, { toolCallId }) => {
-      const reason = await approvalDescription(tool, input, toolCallId, settings);
+    approval[name] = async (input, options) => {
+      const reason = await approvalDescription(tool, input, options, settings);
       return reason === undefined ? 'not-applicable' : { type: 'user-approval', reason };
     };
   }

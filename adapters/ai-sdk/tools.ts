@@ -2,20 +2,22 @@ import * as ai from 'ai';
 import { jsonSchema, type Tool, type ToolExecutionOptions } from 'ai';
 import { z } from 'zod';
 import {
+  approvalBatchesOf,
   errorResult,
   formatInputError,
-  noApproverText,
   normalizeOutput,
+  notAskedText,
   prepareToolCall,
   rememberApproval,
   runTool,
   streamProgress,
+  withCallOrder,
   type ProgressListener,
   type ToolDefinition,
   type ToolImage,
   type ToolResult,
 } from '../../src/index.js';
-import { APPROVE_ALWAYS_REASON, approvalDescription, findApprovalResponse, type ApprovalSettings } from './approval.js';
+import { APPROVE_ALWAYS_REASON, approvalDescription, findApprovalResponse, type AiSdkApprovalOptions, type ApprovalSettings } from './approval.js';
 
 /**
  * What a toolbelt tool returns in the AI SDK: the model reads `text` (through
@@ -81,27 +83,44 @@ export function toAiSdkTool(tool: ToolDefinition<any>, settings: ApprovalSetting
   }
   return {
     ...common,
-    needsApproval: async (input: unknown, { toolCallId }: { toolCallId: string }) =>
-      (await approvalDescription(tool, input, toolCallId, settings)) !== undefined,
-    execute: (input: unknown, options: ToolExecutionOptions<any>) => execution(tool, async (onProgress) => {
-      const base = { ...settings, toolCallId: options.toolCallId, onProgress };
-      try {
-        // A call that needs approval runs only with the person's approval, which the SDK puts in
-        // the messages it resumes with; anything else (a host `toolApproval` that skipped the
-        // question) is refused, so the core never has to ask again.
-        const prepared = await prepareToolCall(tool, input, base);
-        const approved = prepared.status === 'needs-approval';
-        if (approved) {
-          const response = findApprovalResponse(options.messages, options.toolCallId);
-          if (response?.approved !== true) return toOutput({ text: noApproverText(tool.name), isError: true });
-          if (response.reason === APPROVE_ALWAYS_REASON) rememberApproval(settings.session, tool, prepared.input);
-        }
-        return toOutput(await runTool(tool, input, { ...base, signal: options.abortSignal, approved }));
-      } catch (error) {
-        return toOutput(errorResult(tool.name, error));
-      }
-    }),
+    needsApproval: async (input: unknown, options: AiSdkApprovalOptions) => (await approvalDescription(tool, input, options, settings)) !== undefined,
+    execute: (input: unknown, options: ToolExecutionOptions<any>) => execution(tool, (onProgress) => executeApproved(tool, input, options, settings, onProgress)),
   };
+}
+
+/**
+ * `execute` in the SDK's approval flow. A call that needs approval runs only with the
+ * person's approval, which the SDK puts in the messages it resumes with; without one the
+ * model is told why it was not asked (see {@link notAskedText}), so the core never has to ask
+ * again. The decision is taken in the call's place in the session's call order, after the
+ * calls before it in the step have run.
+ */
+async function executeApproved(
+  tool: ToolDefinition<any>,
+  input: unknown,
+  options: ToolExecutionOptions<any>,
+  settings: ApprovalSettings,
+  onProgress: ProgressListener | undefined,
+): Promise<AiSdkToolOutput> {
+  const base = { ...settings, toolCallId: options.toolCallId, onProgress };
+  const batches = approvalBatchesOf(settings.session);
+  try {
+    const result = await withCallOrder(settings.session, tool.kind, options.abortSignal, async () => {
+      const prepared = await prepareToolCall(tool, input, base);
+      const approved = prepared.status === 'needs-approval';
+      if (approved) {
+        const response = findApprovalResponse(options.messages, options.toolCallId);
+        if (response?.approved !== true) return { text: notAskedText(tool.name, batches.refusedWhenChecked(options.toolCallId)), isError: true };
+        if (response.reason === APPROVE_ALWAYS_REASON) rememberApproval(settings.session, tool, prepared.input);
+      }
+      return runTool(tool, input, { ...base, signal: options.abortSignal, approved, queued: true });
+    });
+    return toOutput(result ?? { text: `${tool.name} was cancelled before it started.`, isError: true });
+  } catch (error) {
+    return toOutput(errorResult(tool.name, error));
+  } finally {
+    batches.finished(options.toolCallId);
+  }
 }
 
 /**
