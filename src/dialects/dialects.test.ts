@@ -74,13 +74,15 @@ describe('the Anthropic text editor', () => {
     expect(long.text).toContain('cut at 200 characters; view a smaller view_range');
   });
 
-  it('str_replace needs a view first, in the editor\'s own words, then edits; a miss shows the closest lines', async () => {
+  it('str_replace needs a view first, in the editor\'s own words, then edits; a miss shows the line and what differs', async () => {
     await put('a.py', 'def f():\n    return 1\n');
     const unread = await call(editor(), { command: 'str_replace', path: 'a.py', old_str: 'return 1', new_str: 'return 2' });
     expect(unread.text).toBe('You have not read `a.py` in this session, so str_replace will not change it. Read it with the view command first (the part you want to change is enough), then call str_replace again.');
     await call(editor(), { command: 'view', path: 'a.py' });
     const wrong = await call(editor(), { command: 'str_replace', path: 'a.py', old_str: 'return  1', new_str: 'return 2' });
-    expect(wrong.text).toContain('old_str was not found in `a.py`. The closest line is 2:\n2:     return 1\nRead the file again with the view command');
+    // Issue 26: a whitespace miss names the line and what differs, in the editor's words.
+    expect(wrong.text).toContain('old_str was not found in `a.py` as written: the text is at line 2, but its whitespace differs, and str_replace never re-indents for you');
+    expect(wrong.text).toContain('- line 2: between `return` and `1` the file has 1 space, old_str 2 spaces');
     const edited = await call(editor(), { command: 'str_replace', path: 'a.py', old_str: '  return 1', new_str: '  x' });
     expect(edited.isError, edited.text).toBe(false);
     expect(await text('a.py')).toBe('def f():\n    x\n');

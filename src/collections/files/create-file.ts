@@ -9,22 +9,34 @@ import { recordChange } from './guard/undo.js';
 import { CREATE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
 import { contentHash, refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './guard/write-guards.js';
 import { createFileOutput } from './output-schemas.js';
+import { withPathRules } from './paths/path-fields.js';
+import type { InputAliases } from '../../model-inputs/aliases.js';
 
 const createFileInput = z.object({
   path: z.string().describe(WRITE_FIELDS.path),
   content: z.string().describe(WRITE_FIELDS.createContent),
 });
 
+/** Other harnesses' names for create_file's fields: Claude Code's and Gemini CLI's Write, Anthropic's text editor. */
+export const CREATE_FILE_ALIASES: InputAliases = {
+  file_path: 'path', // Claude Code, Gemini CLI
+  filePath: 'path', // OpenCode
+  file_text: 'content', // Anthropic's text editor
+  contents: 'content',
+  overwrite: { refuse: 'You sent `overwrite`, but create_file never overwrites: leave it out for a new file; to replace an existing one, read it whole with read_file and call write_file with path and content' },
+};
+
 /** `create_file`: makes a new file, never replacing one, even one that appears while it writes. */
 export function createCreateFileTool(context: WriteToolsContext) {
   const { workspace } = context;
-  return defineTool({
+  return withPathRules(defineTool({
     name: 'create_file',
     description: CREATE_FILE_DESCRIPTION,
     kind: 'edit',
     effects: { destructive: false, idempotent: true },
     output: createFileOutput,
     input: createFileInput,
+    aliases: CREATE_FILE_ALIASES,
     describeCall: (input) => `Create ${input.path} (${describeSize(input.content)})`,
     checkPolicy: writePolicy(workspace, (input: z.output<typeof createFileInput>) => [{ path: input.path, followFinalLink: false }]),
     execute: async (input, { session }) => {
@@ -52,7 +64,7 @@ export function createCreateFileTool(context: WriteToolsContext) {
         return { text: `Created \`${shown}\` (${describeSize(input.content)}).`, data: { path: shown } };
       });
     },
-  });
+  }), workspace, { path: 'new' });
 }
 
 /** Makes the missing folders above a new file, explaining a file that stands where a folder must be. */

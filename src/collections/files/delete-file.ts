@@ -6,10 +6,21 @@ import { forgetRead } from './guard/read-state.js';
 import { recordChange } from './guard/undo.js';
 import { DELETE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
 import { deleteFileOutput } from './output-schemas.js';
+import { withPathRules } from './paths/path-fields.js';
+import type { InputAliases } from '../../model-inputs/aliases.js';
+import { singlePath } from './input-aliases.js';
 
 const deleteFileInput = z.object({
   path: z.string().describe(WRITE_FIELDS.deletePath),
 });
+
+/** Other names for delete_file's field. */
+export const DELETE_FILE_ALIASES: InputAliases = {
+  file_path: 'path', // Claude Code's and Gemini CLI's names for a file
+  filePath: 'path', // OpenCode
+  paths: singlePath('delete_file'), // one path in a list is that path
+  recursive: { refuse: 'You sent `recursive`, but delete_file deletes one file or link, never a folder: leave it out and delete the files one by one, or ask the user' },
+};
 
 /** What delete_file answers, before anyone is asked, for a path it cannot delete. */
 const DELETE_FILE_MUST_EXIST = {
@@ -21,12 +32,13 @@ const DELETE_FILE_MUST_EXIST = {
 /** `delete_file`: deletes one file, or a symbolic link itself (never its target). Folders are refused. */
 export function createDeleteFileTool(context: WriteToolsContext) {
   const { workspace } = context;
-  return defineTool({
+  return withPathRules(defineTool({
     name: 'delete_file',
     description: DELETE_FILE_DESCRIPTION,
     kind: 'delete',
     output: deleteFileOutput,
     input: deleteFileInput,
+    aliases: DELETE_FILE_ALIASES,
     needsApproval: true,
     describeCall: (input) => `Delete ${input.path}`,
     checkPolicy: writePolicy(workspace, (input: { path: string }) => [{ path: input.path, followFinalLink: false, mustExist: DELETE_FILE_MUST_EXIST }]),
@@ -61,5 +73,5 @@ export function createDeleteFileTool(context: WriteToolsContext) {
         return { text: `Deleted \`${shown}\`.${backup === undefined ? '' : ` A copy is kept at \`${backup}\`.`}`, data: { path: shown, backup } };
       });
     },
-  });
+  }), workspace, { path: 'existing' });
 }

@@ -109,12 +109,22 @@ describe('edit_file', () => {
     );
   });
 
-  it('spots read_file line numbers copied into old_string', async () => {
+  it('takes read_file line numbers copied into old_string off, and says so (issue 26: salvaged, no longer refused)', async () => {
     await kit.put('a.txt', 'alpha\nbeta\n');
     const result = await readAndEdit('a.txt', { old_string: '1: alpha\n2: beta', new_string: 'x' });
     expect(result.text).toBe(
-      'old_string was not found in `a.txt`: it starts its lines with line numbers (`1: `), which read_file shows but the file does not hold. Copy the text again without the "N: " prefixes.',
+      "Edited `a.txt`: 1 replacement (old_string's lines started with line numbers (`1: `), which the file does not hold: they were taken off). The changed lines now read:\n1: x",
     );
+    expect(await kit.text('a.txt')).toBe('x\n');
+  });
+
+  it('refuses line numbers it cannot take off: stripped, the text is not there', async () => {
+    await kit.put('a.txt', 'alpha\nbeta\n');
+    const result = await readAndEdit('a.txt', { old_string: '1: alpha\n2: gamma', new_string: 'x' });
+    expect(result.text).toBe(
+      'old_string was not found in `a.txt` (even with its line numbers (`1: `) taken off). The closest lines are 1–2:\n1: alpha\n2: beta\nRead the file again with read_file and copy the text exactly, including whitespace and indentation (without the "N: " prefixes).',
+    );
+    expect(await kit.text('a.txt')).toBe('alpha\nbeta\n');
   });
 
   it('says so when nothing resembles old_string', async () => {

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
 import { summarizeEdit } from './text/edit-diff.js';
-import { closestLines, replaceExactText, type NumberedLines } from './text/edit-text.js';
+import { replaceExactText, type NumberedLines, type TextEditOutcome } from './text/edit-text.js';
+import { refuseNumberedNewString, salvageMiss } from './edit-miss-reply.js';
 import { recordWrite } from './guard/read-state.js';
 import { decodeTextFile, encodeTextFile } from './text/text-file.js';
 import { formatBytes, plural } from './text/text.js';
@@ -23,6 +24,9 @@ import {
   type WriteToolsContext,
 } from './guard/write-guards.js';
 import { editFileOutput } from './output-schemas.js';
+import { withPathRules } from './paths/path-fields.js';
+import type { InputAliases } from '../../model-inputs/aliases.js';
+import { wholeNumber } from './input-aliases.js';
 
 /** Changed lines shown in an `edit_file` reply; more are counted, not shown. */
 export const MAX_EDIT_REPLY_LINES = 60;
@@ -36,15 +40,38 @@ const editFileInput = z.object({
   replace_all: z.boolean().optional().describe(WRITE_FIELDS.replaceAll),
 });
 
+/**
+ * Other harnesses' names for edit_file's fields: Claude Code's Edit (ours but `file_path`),
+ * Anthropic's text editor, Gemini CLI's replace, OpenCode's edit (`oldString` and the like
+ * are read by the core), Zed's `old_text`.
+ */
+export const EDIT_FILE_ALIASES: InputAliases = {
+  file_path: 'path', // Claude Code, Gemini CLI
+  filePath: 'path', // OpenCode
+  old_str: 'old_string', // Anthropic's text editor
+  new_str: 'new_string',
+  old_text: 'old_string', // Zed
+  new_text: 'new_string',
+  expected_replacements: { to: 'replace_all', convert: expectedReplacements }, // Gemini CLI
+  edits: { refuse: 'You sent `edits`, but edit_file makes one replacement a call: call it once for each edit, with that edit\'s text as old_string and its replacement as new_string' }, // Claude Code's MultiEdit, the MCP filesystem server
+};
+
+/** Gemini CLI's count of replacements: 1 is edit_file's own rule; a larger one is refused, since edit_file does not check a count. */
+function expectedReplacements(value: unknown): boolean {
+  if (wholeNumber(value) === 1) return false;
+  throw new TypeError('`replace_all: true` to change every occurrence (edit_file takes no count; its reply says how many it changed), or leave it out to change the one occurrence');
+}
+
 /** `edit_file`: exact, literal text replacement in a file the session has read. */
 export function createEditFileTool(context: WriteToolsContext) {
   const { workspace } = context;
-  return defineTool({
+  return withPathRules(defineTool({
     name: 'edit_file',
     description: EDIT_FILE_DESCRIPTION,
     kind: 'edit',
     output: editFileOutput,
     input: editFileInput,
+    aliases: EDIT_FILE_ALIASES,
     checkPolicy: writePolicy(workspace, (input: z.output<typeof editFileInput>) => [
       { path: input.path, followFinalLink: true, checkFile: refuseOversize, needsRead: { toolName: 'edit_file', whole: false } },
     ]),
@@ -75,13 +102,7 @@ export function createEditFileTool(context: WriteToolsContext) {
         }
         requireFreshRead(session, resolved.absolute, stats, shown, { toolName: 'edit_file', whole: false });
 
-        const outcome = await replaceExactText(decoded.text, input.old_string, input.new_string, input.replace_all ?? false, slicer);
-        if (outcome.type === 'ambiguous') {
-          throw new ToolError(
-            `old_string occurs ${plural(outcome.occurrences, 'time')} in \`${shown}\`, so edit_file did not know which one to change. Add surrounding lines to old_string until it occurs exactly once, or set replace_all to true to change every occurrence.`,
-          );
-        }
-        if (outcome.type === 'not-found') throw new ToolError(await notFoundMessage(decoded.text, input.old_string, shown, context.maxLineLength, slicer));
+        const { outcome, note } = await findEdit(decoded.text, input, { shown, maxLineLength: context.maxLineLength }, slicer);
 
         const newBytes = await encodeTextFile(outcome.text, decoded.bom, slicer);
         if (newBytes.equals(bytes)) {
@@ -95,14 +116,14 @@ export function createEditFileTool(context: WriteToolsContext) {
         if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: shown, backup, after: await contentHashInSlices(newBytes, slicer) });
 
         const summary = await summarizeEdit(shown, decoded.text, outcome.text, outcome.spans, MAX_EDIT_REPLY_LINES, slicer);
-        const header = `Edited \`${shown}\`: ${plural(outcome.replacements, 'replacement')}. The changed lines now read:`;
+        const header = `Edited \`${shown}\`: ${plural(outcome.replacements, 'replacement')}${note === undefined ? '' : ` (${note})`}. The changed lines now read:`;
         return {
           text: `${header}\n${formatChangedLines(summary.shown, summary.changedLines, context.maxLineLength)}`,
           data: { path: shown, replacements: outcome.replacements, changedLines: summary.ranges.map(lineRange), diff: summary.diff, backup },
         };
       });
     },
-  });
+  }), workspace, { path: 'existing' });
 }
 
 /** The changed lines as `N: text`, groups apart by `…` (the first {@link MAX_EDIT_REPLY_LINES}), and a count of the rest. */
@@ -119,20 +140,30 @@ function formatChangedLines(shownGroups: readonly NumberedLines[], changedLines:
   return parts.join('\n');
 }
 
-/** read_file's `N: ` line prefix, which models sometimes copy into old_string. */
-const LINE_NUMBER_PREFIX = /^\s*\d+: /;
+type EditInput = z.output<typeof editFileInput>;
 
-async function notFoundMessage(text: string, oldString: string, shown: string, maxLineLength: number, slicer: TimeSlicer): Promise<string> {
-  const oldLines = oldString.split('\n').filter((line) => line.trim() !== '');
-  if (oldLines.length > 0 && oldLines.every((line) => LINE_NUMBER_PREFIX.test(line))) {
-    return `old_string was not found in \`${shown}\`: it starts its lines with line numbers (\`${oldLines[0]!.match(LINE_NUMBER_PREFIX)![0]}\`), which read_file shows but the file does not hold. Copy the text again without the "N: " prefixes.`;
+/**
+ * The replacement in `text`: as written, or as salvaged after a miss (`note` says how), with
+ * a `new_string` that carries line numbers its `old_string` does not refused. Throws a
+ * {@link ToolError} for text that is not there once.
+ */
+async function findEdit(text: string, input: EditInput, where: { shown: string; maxLineLength: number }, slicer: TimeSlicer): Promise<{ outcome: Extract<TextEditOutcome, { type: 'edited' }>; note?: string }> {
+  const replaceAll = input.replace_all ?? false;
+  let edit: { oldString: string; newString: string; note?: string } = { oldString: input.old_string, newString: input.new_string };
+  let outcome = await replaceExactText(text, edit.oldString, edit.newString, replaceAll, slicer);
+  if (outcome.type === 'not-found') {
+    edit = await salvageMiss(text, input.old_string, input.new_string, where, slicer);
+    outcome = await replaceExactText(text, edit.oldString, edit.newString, replaceAll, slicer);
   }
-  const closest = await closestLines(text, oldString, slicer);
-  if (closest === undefined) {
-    return `old_string was not found in \`${shown}\`, and no lines there resemble it. Read the file again with read_file and copy the text exactly, including whitespace and indentation.`;
+  if (outcome.type === 'ambiguous') {
+    throw new ToolError(
+      `old_string occurs ${plural(outcome.occurrences, 'time')} in \`${where.shown}\`, so edit_file did not know which one to change. Add surrounding lines to old_string until it occurs exactly once, or set replace_all to true to change every occurrence.`,
+    );
   }
-  const where = closest.first === closest.last ? `The closest line is ${closest.first}` : `The closest lines are ${lineRange(closest)}`;
-  return `old_string was not found in \`${shown}\`. ${where}:\n${formatNumberedLines(closest, maxLineLength)}\nRead the file again with read_file and copy the text exactly, including whitespace and indentation (without the "N: " prefixes).`;
+  // A salvaged old_string is the file's own text: it is there.
+  if (outcome.type === 'not-found') throw new ToolError(`old_string was not found in \`${where.shown}\`. Read the file again with read_file and copy the text exactly.`);
+  await refuseNumberedNewString(text, edit, outcome.spans.oldStart(0), slicer);
+  return { outcome, ...(edit.note === undefined ? {} : { note: edit.note }) };
 }
 
 /** `-`/`+` lines for an approval prompt: what the edit takes out and puts in. */

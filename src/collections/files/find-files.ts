@@ -13,6 +13,9 @@ import { walkFiles, type WalkReport } from './search/walk.js';
 import { findFilesOutput } from './output-schemas.js';
 import { findInSmallFolder, folderFilter, unpackPaths } from './search/folder-listing.js';
 import { globFolders } from './search/glob-prefix.js';
+import { withPathRules } from './paths/path-fields.js';
+import type { InputAliases } from '../../model-inputs/aliases.js';
+import { regexInsteadOfGlob } from './regex-as-glob.js';
 
 /** Modification times are looked up for this many files at a time. */
 const STAT_BATCH = 64;
@@ -31,6 +34,21 @@ const findFilesInput = z.object({
   pattern: z.string().min(1).describe(FIND_PATTERN_FIELD),
   path: z.string().optional().describe(PATH_FIELD.findFiles),
 });
+
+/**
+ * Other harnesses' names for find_files' fields: Claude Code's Glob (the same names), Gemini
+ * CLI's glob, Codex. camelCase and kebab-case spellings of our own names are read by the core.
+ */
+export const FIND_FILES_ALIASES: InputAliases = {
+  glob: 'pattern',
+  dir_path: 'path', // Gemini CLI
+  directory: 'path',
+  workdir: 'path', // Codex
+  case_sensitive: { refuse: 'You sent `case_sensitive`, but find_files always matches case: leave it out, and for a name in any case use classes such as "[Rr][Ee][Aa][Dd][Mm][Ee]*"' }, // Gemini CLI
+  respect_git_ignore: { refuse: 'You sent `respect_git_ignore`, but find_files never reads .gitignore: leave it out (it skips only .git, node_modules and the like)' }, // Gemini CLI
+  exclude: { refuse: 'You sent `exclude`, but find_files cannot leave names out: leave it out and match only what you want, with {a,b} for alternatives or a narrower `path`' },
+  limit: { refuse: 'You sent `limit`, but find_files has a fixed limit (the reply says how many more matched): leave it out and narrow the pattern or `path` instead' },
+};
 
 /** A file `find_files` found, as `data` gives it to a user interface. */
 export interface FoundFile {
@@ -109,7 +127,7 @@ export function globForWorker(pattern: string): IncludePattern {
 /** `find_files`: files by glob, newest first, at most `maxFindResults`. */
 export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefinition<typeof findFilesInput> {
   const { workspace, maxFindResults, maxReadCharacters, skippedFolders } = options;
-  return defineTool({
+  return withPathRules(defineTool({
     name: 'find_files',
     description: fillDescription(FIND_FILES_DESCRIPTION, {
       maxResults: formatCount(maxFindResults),
@@ -118,6 +136,7 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
     kind: 'search',
     output: findFilesOutput,
     input: findFilesInput,
+    aliases: FIND_FILES_ALIASES,
     async execute(input, context) {
       const local = listsLocalDisk(workspace);
       const folder = orRoot(input.path);
@@ -147,6 +166,8 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
       const where = start.relative === '.' ? 'the workspace' : `\`${start.relative}\``;
       const notes = walkNotes(report);
       if (total === 0) {
+        const regex = regexInsteadOfGlob(input.pattern, { tool: 'find_files', field: 'pattern', ...(input.path === undefined ? {} : { path: input.path }) });
+        if (regex !== undefined) throw new ToolError(regex);
         const hint = input.pattern.includes('/')
           ? ` A pattern with "/" matches paths relative to the folder searched (${start.relative === '.' ? 'the workspace root' : `\`${start.relative}\``}); try "**/${input.pattern.split('/').pop()}" to match the name at any depth.`
           : ' Try a broader pattern such as "*name*", or search contents with search_files.';
@@ -176,7 +197,7 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
           : [];
       return { text: capReply([header, ...lines, ...footer, ...notes].join('\n'), maxReadCharacters), data: { files, total } };
     },
-  });
+  }), workspace, { path: 'existing' });
 }
 
 /** What a walk for `find_files` found: files (and links) looked at, how many matched and the newest of them, folders it could not list. */

@@ -6,15 +6,35 @@ import { fillDescription, LIST_DIRECTORY_DESCRIPTION, PATH_FIELD } from './read-
 import type { ResolvedReadToolsOptions } from './read-options.js';
 import { capReply, formatCount, orRoot, plural, shownName } from './text/text.js';
 import { listDirectoryOutput } from './output-schemas.js';
+import { withPathRules } from './paths/path-fields.js';
+import type { InputAliases } from '../../model-inputs/aliases.js';
 
 /** Characters kept free at the end of a listing for the note on what was left out. */
 const FOOTER_RESERVE = 200;
 /** Sizes are looked up for this many entries at a time. */
 const STAT_BATCH = 64;
 
+/** The refusal of a listing deeper than one folder, naming the call that gives it. */
+const DEEPER =
+  'You sent `recursive` or `depth`, but list_directory lists one folder: leave it out for that folder\'s entries, or call find_files with pattern "*" and the same path for every file below it';
+
 const listDirectoryInput = z.object({
   path: z.string().optional().describe(PATH_FIELD.listDirectory),
 });
+
+/**
+ * Other harnesses' names for list_directory's field, and the options it does not have: Gemini
+ * CLI's and Codex's `dir_path`, Cline's and Roo Code's `recursive`, Codex's `depth`.
+ */
+export const LIST_DIRECTORY_ALIASES: InputAliases = {
+  dir_path: 'path', // Gemini CLI, Codex
+  directory: 'path',
+  workdir: 'path', // Codex
+  absolute_path: 'path',
+  recursive: { refuse: DEEPER }, // Cline, Roo Code
+  depth: { refuse: DEEPER }, // Codex
+  ignore: { refuse: 'You sent `ignore`, but list_directory shows every entry: leave `ignore` out, or use find_files with a pattern for the names you want' }, // Gemini CLI
+};
 
 /** One entry of a listing, as `data` gives it to a user interface. */
 export interface DirectoryEntry {
@@ -29,12 +49,13 @@ export interface DirectoryEntry {
 /** `list_directory`: the direct entries of one folder, folders first, links shown and not followed. */
 export function createListDirectoryTool(options: ResolvedReadToolsOptions): ToolDefinition<typeof listDirectoryInput> {
   const { workspace, maxReadCharacters } = options;
-  return defineTool({
+  return withPathRules(defineTool({
     name: 'list_directory',
     description: fillDescription(LIST_DIRECTORY_DESCRIPTION, {}),
     kind: 'read',
     output: listDirectoryOutput,
     input: listDirectoryInput,
+    aliases: LIST_DIRECTORY_ALIASES,
     async execute(input) {
       const folder = await workspace.resolveDirectory(orRoot(input.path));
       const dirents = await workspace.list(folder.absolute);
@@ -69,7 +90,7 @@ export function createListDirectoryTool(options: ResolvedReadToolsOptions): Tool
       }
       return { text: capReply(lines.join('\n'), maxReadCharacters), data: { path: folder.relative, entries, omitted } };
     },
-  });
+  }), workspace, { path: 'existing' });
 }
 
 /** Folders first, then everything else, each group in name order. */

@@ -8,22 +8,36 @@ import { fingerprint, recordChange } from './guard/undo.js';
 import { MOVE_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
 import { refusePrivate, withPathLocks, writePolicy, type WriteToolsContext } from './guard/write-guards.js';
 import { moveFileOutput } from './output-schemas.js';
+import { withPathRules } from './paths/path-fields.js';
+import type { InputAliases } from '../../model-inputs/aliases.js';
 
 const moveFileInput = z.object({
   source: z.string().describe(WRITE_FIELDS.source),
   destination: z.string().describe(WRITE_FIELDS.destination),
 });
 
+/** Other names for move_file's fields (the MCP filesystem server's are ours). */
+export const MOVE_FILE_ALIASES: InputAliases = {
+  source_path: 'source',
+  from: 'source',
+  old_path: 'source',
+  destination_path: 'destination',
+  to: 'destination',
+  new_path: 'destination',
+  overwrite: { refuse: 'You sent `overwrite`, but move_file never overwrites: leave it out, and if the destination must go, ask the user or delete it with delete_file first' },
+};
+
 /** `move_file`: moves a file, folder or link (the link itself), never over an existing path. */
 export function createMoveFileTool(context: WriteToolsContext) {
   const { workspace } = context;
-  return defineTool({
+  return withPathRules(defineTool({
     name: 'move_file',
     description: MOVE_FILE_DESCRIPTION,
     kind: 'move',
     effects: { destructive: false, idempotent: true },
     output: moveFileOutput,
     input: moveFileInput,
+    aliases: MOVE_FILE_ALIASES,
     describeCall: (input) => `Move ${input.source} to ${input.destination}`,
     checkPolicy: writePolicy(workspace, (input: z.output<typeof moveFileInput>) => [
       { path: input.source, followFinalLink: false },
@@ -72,7 +86,7 @@ export function createMoveFileTool(context: WriteToolsContext) {
         };
       });
     },
-  });
+  }), workspace, { source: 'existing', destination: 'new' });
 }
 
 function destinationExists(shown: string, isFolder: boolean, source: string): ToolError {

@@ -31,7 +31,13 @@ export const SEARCH_FIELDS = {
 
 export const READ_FIELDS = {
   startLine: 'First line, 1-based. Default 1.',
-  endLine: 'Last line, inclusive; default: as many as fit.',
+  endLine: 'Last line, inclusive; -1 or omitted: to the end.',
+} as const;
+
+/** What read_file answers to line numbers that are no line (0, or below -1 for the end). */
+export const READ_RANGE_ERRORS = {
+  startLineFromOne: 'lines are numbered from 1, as read_file shows them, so 0 is no line: send start_line=1 to start at the first line, and the other line numbers as read_file shows them',
+  endLineNoLine: 'lines are numbered from 1, so this is no line: leave end_line out (or send -1) to read to the end, or send the number of the last line to show',
 } as const;
 
 /** The collection's instructions for the system prompt. */

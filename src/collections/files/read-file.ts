@@ -4,18 +4,41 @@ import { ToolError } from '../../errors/tool-error.js';
 import type { Session } from '../../session.js';
 import { defineTool, type ToolDefinition, type ToolOutput } from '../../tool.js';
 import { LONG_LINE_LIMIT_BYTES, readPage, type Page, type PageEnd } from './text/line-reader.js';
-import { fillDescription, PATH_FIELD, READ_FIELDS, READ_FILE_DESCRIPTION } from './read-descriptions.js';
+import { fillDescription, PATH_FIELD, READ_FIELDS, READ_FILE_DESCRIPTION, READ_RANGE_ERRORS } from './read-descriptions.js';
 import { recordRead } from './guard/read-state.js';
 import type { ResolvedReadToolsOptions } from './read-options.js';
 import { formatBytes, formatCount, shownName } from './text/text.js';
 import { readFileOutput } from './output-schemas.js';
 import type { ReadFileData } from './output-schemas.js';
+import { withPathRules } from './paths/path-fields.js';
+import type { InputAliases } from '../../model-inputs/aliases.js';
+import { lineRangeRefusal, limitAsEndLine, offsetAsStartLine, positiveCount } from './input-aliases.js';
 
 const readFileInput = z.object({
   path: z.string().describe(PATH_FIELD.readFile),
-  start_line: z.number().int().min(1).optional().describe(READ_FIELDS.startLine),
-  end_line: z.number().int().min(1).optional().describe(READ_FIELDS.endLine),
+  // A model counting from 0 counts its other line numbers from 0 too: refused, not read as 1.
+  start_line: z.number().int().min(1, READ_RANGE_ERRORS.startLineFromOne).optional().describe(READ_FIELDS.startLine),
+  // -1 is "the last line" in Anthropic's view_range and in slices; 0 is no line in either count.
+  end_line: z.number().int().min(-1, READ_RANGE_ERRORS.endLineNoLine).refine((line) => line !== 0, READ_RANGE_ERRORS.endLineNoLine).optional().describe(READ_FIELDS.endLine),
 });
+
+/**
+ * Other harnesses' names for read_file's fields (camelCase and kebab-case spellings of our
+ * own names are read by the core). See `input-aliases.ts` for why `offset` and `limit` show
+ * the lines either counting meant.
+ */
+export const READ_FILE_ALIASES: InputAliases = {
+  file_path: 'path', // Claude Code, Codex, Gemini CLI
+  filePath: 'path', // OpenCode
+  absolute_path: 'path', // Gemini CLI (older versions)
+  offset: { to: 'start_line', convert: offsetAsStartLine }, // Claude Code, Codex (from 1), Gemini CLI (from 0)
+  limit: { to: 'end_line', convert: limitAsEndLine }, // a count of lines, with offset or start_line
+  head: { to: 'end_line', convert: (value) => positiveCount(value, '`end_line`, the last line to show (counted from 1)') }, // MCP filesystem server
+  tail: { refuse: 'You sent `tail`, but read_file cannot count lines from the end: call it without `tail` (its reply says "lines 1-N of TOTAL"), then read the last lines with start_line=TOTAL-N+1' },
+  view_range: lineRangeRefusal('view_range'), // Anthropic's text editor: [first, last]
+  lines: lineRangeRefusal('lines'), // "2000-2010"
+  line_range: lineRangeRefusal('line_range'),
+};
 
 type ReadFileInput = z.output<typeof readFileInput>;
 
@@ -25,7 +48,7 @@ type LinesPage = Extract<Page, { type: 'lines' }>;
 /** `read_file`: numbered lines of a text file, paged, streamed. */
 export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefinition<typeof readFileInput> {
   const { maxReadCharacters, maxLineLength } = options;
-  return defineTool({
+  return withPathRules(defineTool({
     name: 'read_file',
     description: fillDescription(READ_FILE_DESCRIPTION, {
       maxCharacters: formatCount(maxReadCharacters),
@@ -34,13 +57,14 @@ export function createReadFileTool(options: ResolvedReadToolsOptions): ToolDefin
     kind: 'read',
     output: readFileOutput,
     input: readFileInput,
+    aliases: READ_FILE_ALIASES,
     execute: (input, context) => readFile(options, input, context.session),
-  });
+  }), options.workspace, { path: 'existing' });
 }
 
 async function readFile(options: ResolvedReadToolsOptions, input: ReadFileInput, session: Session): Promise<ToolOutput> {
   const startLine = input.start_line ?? 1;
-  const endLine = input.end_line ?? Number.POSITIVE_INFINITY;
+  const endLine = input.end_line === undefined || input.end_line === -1 ? Number.POSITIVE_INFINITY : input.end_line;
   if (startLine > endLine) {
     throw new ToolError(
       `start_line (${startLine}) is after end_line (${endLine}). Give a start_line that is at most end_line, e.g. start_line=${endLine} end_line=${startLine}.`,

@@ -7,6 +7,9 @@ import type { ResolvedReadToolsOptions } from './read-options.js';
 import type { SearchOutcome } from '../../workspace/in-place.js';
 import { runSearch } from './search/run-search.js';
 import { capReply, cutLine, formatBytes, formatCount, formatSeconds, orRoot, plural, shownName } from './text/text.js';
+import { withPathRules } from './paths/path-fields.js';
+import type { InputAliases } from '../../model-inputs/aliases.js';
+import { caseSensitiveAsIgnoreCase, modeOfLineNumbers, modeOfOutputMode, NO_CONTEXT_LINES, positiveCount, typeAsInclude } from './input-aliases.js';
 
 /** Most results a model may ask for in one call. */
 export const MAX_SEARCH_LIMIT = 1_000;
@@ -25,6 +28,38 @@ const searchFilesInput = z.object({
   ignore_case: z.boolean().optional().describe(SEARCH_FIELDS.ignoreCase),
   limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional().describe(SEARCH_FIELDS.limit),
 });
+
+/**
+ * Other harnesses' names for search_files' fields: Claude Code's Grep, Gemini CLI's
+ * search_file_content, Cline's and Roo Code's search_files, Cursor's grep_search, Codex's
+ * grep_files. camelCase and kebab-case spellings of our own names are read by the core.
+ */
+export const SEARCH_FILES_ALIASES: InputAliases = {
+  regex: 'pattern', // Cline, Roo Code
+  query: 'pattern', // Cursor (a regular expression there too)
+  dir_path: 'path', // Gemini CLI
+  directory: 'path',
+  workdir: 'path', // Codex
+  glob: 'include', // Claude Code
+  file_pattern: 'include', // Cline, Roo Code
+  include_pattern: 'include', // Cursor
+  type: { to: 'include', convert: typeAsInclude }, // Claude Code: ripgrep's file types
+  '-i': 'ignore_case', // Claude Code
+  case_sensitive: { to: 'ignore_case', convert: caseSensitiveAsIgnoreCase }, // Gemini CLI, Cursor
+  case_insensitive: 'ignore_case',
+  output_mode: { to: 'mode', convert: modeOfOutputMode }, // Claude Code
+  '-n': { to: 'mode', convert: modeOfLineNumbers }, // Claude Code
+  head_limit: { to: 'limit', convert: (value) => positiveCount(value, `\`limit\` from 1 to ${MAX_SEARCH_LIMIT} (default ${DEFAULT_SEARCH_LIMIT})`) }, // Claude Code
+  max_results: 'limit',
+  '-A': NO_CONTEXT_LINES,
+  '-B': NO_CONTEXT_LINES,
+  '-C': NO_CONTEXT_LINES,
+  context: NO_CONTEXT_LINES,
+  multiline: { refuse: 'You sent `multiline`, but search_files matches one line at a time: leave `multiline` out and search for a single line of the text' },
+  offset: { refuse: 'You sent `offset`, but search_files has no offset: leave it out and narrow the search with `path` or `include` instead' },
+  exclude: { refuse: 'You sent `exclude`, but search_files cannot leave files out: leave it out and narrow the search with `include` (a glob such as "*.{ts,tsx}") or `path`' },
+  exclude_pattern: { refuse: 'You sent `exclude_pattern`, but search_files cannot leave files out: leave it out and narrow the search with `include` (a glob such as "*.{ts,tsx}") or `path`' },
+};
 
 /** Compiled pattern: the source and flags the worker uses. */
 export interface CompiledPattern {
@@ -73,7 +108,7 @@ export function compilePattern(pattern: string, ignoreCase: boolean): CompiledPa
 /** `search_files`: a regular expression over file contents, off the main thread and stoppable. */
 export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDefinition<typeof searchFilesInput> {
   const { workspace, maxReadCharacters, maxSearchFileBytes, skippedFolders } = options;
-  return defineTool({
+  return withPathRules(defineTool({
     name: 'search_files',
     description: fillDescription(SEARCH_FILES_DESCRIPTION, {
       maxFileSize: formatBytes(maxSearchFileBytes),
@@ -81,6 +116,7 @@ export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDe
     }),
     kind: 'search',
     input: searchFilesInput,
+    aliases: SEARCH_FILES_ALIASES,
     reportsProgress: true,
     async execute(input, context) {
       const mode = input.mode ?? 'files';
@@ -119,7 +155,7 @@ export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDe
       const text = formatReply(outcome, { mode, limit, pattern: input.pattern, where, maxReadCharacters, maxSearchFileBytes, input });
       return { text: capReply(text, maxReadCharacters), data: outcome.data };
     },
-  });
+  }), workspace, { path: 'existing' });
 }
 
 /** Least time between two counts handed to `onProgress`: the core throttles too, this spares building the text per file. */

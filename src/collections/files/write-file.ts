@@ -12,12 +12,22 @@ import { WRITE_FIELDS, WRITE_FILE_DESCRIPTION } from './write-descriptions.js';
 import { backupBeforeChange, contentHashInSlices, refusePrivate, requireFreshRead, withPathLocks, writePolicy, type WriteToolsContext } from './guard/write-guards.js';
 import { writeFileOutput } from './output-schemas.js';
 import { TimeSlicer } from '../../time-slice.js';
+import { withPathRules } from './paths/path-fields.js';
+import type { InputAliases } from '../../model-inputs/aliases.js';
 
 
 const writeFileInput = z.object({
   path: z.string().describe(WRITE_FIELDS.path),
   content: z.string().describe(WRITE_FIELDS.writeContent),
 });
+
+/** Other harnesses' names for write_file's fields: Claude Code's and Gemini CLI's Write, Anthropic's text editor. */
+export const WRITE_FILE_ALIASES: InputAliases = {
+  file_path: 'path', // Claude Code, Gemini CLI
+  filePath: 'path', // OpenCode
+  file_text: 'content', // Anthropic's text editor
+  contents: 'content',
+};
 
 /** What write_file answers, before anyone is asked, for a path it cannot overwrite. */
 const WRITE_FILE_MUST_EXIST = {
@@ -49,13 +59,14 @@ function describeLineCount(content: string): string {
  */
 export function createWriteFileTool(context: WriteToolsContext) {
   const { workspace } = context;
-  return defineTool({
+  return withPathRules(defineTool({
     name: 'write_file',
     description: WRITE_FILE_DESCRIPTION,
     kind: 'edit',
     effects: { idempotent: true },
     output: writeFileOutput,
     input: writeFileInput,
+    aliases: WRITE_FILE_ALIASES,
     needsApproval: true,
     checkPolicy: writePolicy(workspace, (input: z.output<typeof writeFileInput>) => [
       { path: input.path, followFinalLink: true, needsRead: { toolName: 'write_file', whole: true }, mustExist: WRITE_FILE_MUST_EXIST },
@@ -103,6 +114,6 @@ export function createWriteFileTool(context: WriteToolsContext) {
         };
       });
     },
-  });
+  }), workspace, { path: 'existing' });
 }
 

@@ -4,6 +4,7 @@ import { defineTool, type ToolDefinition, type ToolKind } from '../../../tool.js
 import { writePolicy, type WriteToolsContext } from '../guard/write-guards.js';
 import { applyPatchOperations, patchPolicyPaths } from './apply.js';
 import { parsePatch, type PatchOperation } from './parse.js';
+import type { InputAliases } from '../../../model-inputs/aliases.js';
 
 /** The description of the `apply_patch` function tool. */
 export const APPLY_PATCH_DESCRIPTION = [
@@ -26,6 +27,8 @@ export interface PatchToolSpec<Schema extends z.ZodObject> {
   readonly description: string;
   readonly input: Schema;
   readonly operationsOf: OperationsOf<z.output<Schema>>;
+  /** Other harnesses' names for its fields. */
+  readonly aliases?: InputAliases;
 }
 
 /**
@@ -54,6 +57,7 @@ export function createPatchTool<Schema extends z.ZodObject>(context: WriteToolsC
     kind: 'edit',
     kindOf: (input): ToolKind => (deletes(input) ? 'delete' : 'edit'),
     input: spec.input,
+    ...(spec.aliases === undefined ? {} : { aliases: spec.aliases }),
     needsApproval: (input) => deletes(input),
     async checkPolicy(input, { session }) {
       try {
@@ -69,6 +73,16 @@ export function createPatchTool<Schema extends z.ZodObject>(context: WriteToolsC
   });
 }
 
+/**
+ * Other harnesses' names for apply_patch's field: Codex's function tool takes the patch as
+ * `input`, OpenCode's as `patchText`, both in this format.
+ */
+export const APPLY_PATCH_ALIASES: InputAliases = {
+  input: 'patch', // Codex
+  patch_text: 'patch', // OpenCode's patchText, in snake case
+  patchText: 'patch', // OpenCode
+};
+
 /** `apply_patch`: a multi-file V4A patch in one field, for any model. Opt in with `createFileTools({ applyPatch: true })`. */
 export function createApplyPatchTool(context: WriteToolsContext) {
   return createPatchTool(context, {
@@ -76,6 +90,7 @@ export function createApplyPatchTool(context: WriteToolsContext) {
     description: APPLY_PATCH_DESCRIPTION,
     input: z.object({ patch: z.string().describe(PATCH_FIELD_DESCRIPTION) }),
     operationsOf: (input) => parsePatch(input.patch),
+    aliases: APPLY_PATCH_ALIASES,
   });
 }
 
