@@ -66,7 +66,12 @@ describe('executeChecksPolicy: the policy check runs only before someone is aske
   it('an already approved call (the AI SDK flow) skips the check; prepareToolCall still checks before asking', async () => {
     const { tool, calls } = guardedTool({ executeChecksPolicy: true, needsApproval: true });
     const session = createSession();
-    expect(await prepareToolCall(tool, { path: '/x' }, { session })).toEqual({ status: 'done', result: { text: '`/x` is outside the workspace.', isError: true } });
+    // The refusal carries what would have been asked, for hosts that decide about a batch before it runs.
+    expect(await prepareToolCall(tool, { path: '/x' }, { session })).toEqual({
+      status: 'done',
+      result: { text: '`/x` is outside the workspace.', isError: true },
+      refusedRequest: expect.objectContaining({ toolName: 'change_thing', input: { path: '/x' } }),
+    });
     expect((await prepareToolCall(tool, { path: 'c.txt' }, { session })).status).toBe('needs-approval');
     expect(await prepareToolCall(tool, { path: 'c.txt' }, { session, approved: true })).toEqual({ status: 'ready', input: { path: 'c.txt' } });
     expect(calls.policy).toBe(2);

@@ -40,8 +40,10 @@ export {
   decideApproval,
   denialText,
   noApproverText,
+  notAskedText,
   rememberApproval,
 } from './approval.js';
+export { ApprovalBatches, approvalBatchesOf, mayMeetPolicy } from './approval-batches.js';
 export type {
   ApprovalDecision,
   ApprovalMode,
@@ -114,7 +116,7 @@ export type { ChunkLine, PatchChunk, PatchOperation } from './collections/files/
 export type { PatchedFile } from './collections/files/apply-patch/apply.js';
 
 // Provider-native tool dialects
-export { dispatchToolCalls, resolvePendingToolCalls } from './tool-call-dispatch.js';
+export { dispatchToolCalls, readToolCallArguments, resolvePendingToolCalls } from './tool-call-dispatch.js';
 export type { CallOutcome, DispatchOptions, ModelToolCall, PendingCall } from './tool-call-dispatch.js';
 export { nativeInstructions, nativeTools, toolsWithNative } from './dialects/native-tools.js';
 export type { NativeFileTools, TextEditorOptions } from './collections/files/index.js';
@@ -180,7 +182,7 @@ export { MAX_LOG_ENTRY_CHARACTERS, MAX_LOG_READ_CHARACTERS, MAX_LOG_TAIL, SESSIO
 
 // Collections: skills
 export { createSkillTools } from './collections/skills/index.js';
-export type { DiscoveredSkill, LoadedSkillData, SkillCatalog, SkillCollection, SkillToolsOptions, SkippedSkill } from './collections/skills/index.js';
+export type { DiscoveredSkill, LoadedSkillData, SkillCatalog, SkillCollection, SkillToolsOptions, SkillWarning, SkippedSkill } from './collections/skills/index.js';
 export { DEFAULT_MAX_SKILL_CHARACTERS, DEFAULT_MAX_SKILL_LISTING_CHARACTERS, DEFAULT_SKILL_FOLDERS } from './collections/skills/options.js';
 export { MAX_SKILL_DESCRIPTION_LENGTH, MAX_SKILL_NAME_LENGTH, SKILL_NAME_PATTERN } from './collections/skills/skill-file.js';
 

@@ -56,7 +56,17 @@ export type RunToolResult = ToolResult & { readonly error?: unknown };
 
 /** The state of a call after parsing, policy and the approval decision, before it runs. */
 export type PreparedCall =
-  | { readonly status: 'done'; readonly result: RunToolResult }
+  | {
+      readonly status: 'done';
+      readonly result: RunToolResult;
+      /**
+       * Set when the policy refused a call that would otherwise have asked for approval: what
+       * the person would have been asked. A host that decides about a whole batch before any
+       * of it runs (the AI SDK) asks with it when an earlier call of the batch may yet meet the
+       * policy, such as the read that a write needs.
+       */
+      readonly refusedRequest?: ApprovalRequest;
+    }
   | { readonly status: 'needs-approval'; readonly input: Record<string, unknown>; readonly request: ApprovalRequest; readonly notes?: readonly string[] }
   | { readonly status: 'ready'; readonly input: Record<string, unknown>; readonly notes?: readonly string[] };
 
@@ -78,15 +88,15 @@ export async function prepareToolCall(
   }
   const prepared = await decideCall(tool, parsed.data as Record<string, unknown>, options);
   if (repaired.notes.length === 0) return prepared;
-  if (prepared.status === 'done') return { status: 'done', result: { ...prepared.result, text: withNotes(prepared.result.text, repaired.notes) } };
+  if (prepared.status === 'done') return { ...prepared, result: { ...prepared.result, text: withNotes(prepared.result.text, repaired.notes) } };
   return { ...prepared, notes: repaired.notes };
 }
 
 /** What the model is told of a repair, after the result it belongs to. */
 export function withNotes(text: string, notes: readonly string[] | undefined): string {
   if (notes === undefined || notes.length === 0) return text;
-  const said = notes.map((note) => note.charAt(0).toUpperCase() + note.slice(1)).join('; ');
-  return `${text}\n\n(${said}: send the fields by these names next time.)`;
+  const said = notes.join('; ');
+  return `${text}\n\n(${said.charAt(0).toUpperCase()}${said.slice(1)}: send the fields by these names next time.)`;
 }
 
 /** Steps 2 and 3 of {@link prepareToolCall}: the policy and the approval decision, on parsed input. */
@@ -98,7 +108,10 @@ async function decideCall(tool: ToolDefinition<any>, input: Record<string, unkno
   const early = skipPolicy && !options.approved ? await decide() : undefined;
   if (skipPolicy && (options.approved || early?.type === 'run')) return { status: 'ready', input };
   const refusal = await tool.checkPolicy?.(input, { session: options.session });
-  if (refusal !== undefined) return { status: 'done', result: { text: refusal, isError: true } };
+  if (refusal !== undefined) {
+    const asks = !options.approved && (early ?? (await decide())).type === 'ask';
+    return { status: 'done', result: { text: refusal, isError: true }, ...(asks ? { refusedRequest: approvalRequest(tool, input, options.toolCallId ?? '') } : {}) };
+  }
   if (options.approved) return { status: 'ready', input };
 
   const verdict = early ?? (await decide());

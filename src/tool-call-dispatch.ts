@@ -49,7 +49,7 @@ export interface DispatchOptions {
   readonly onProgress?: ProgressListener;
   /**
    * Turns a call's arguments into the tool's input, or an error text for the model. Defaults
-   * to taking an object as it is (Anthropic sends objects) and JSON text parsed.
+   * to {@link readToolCallArguments}: an object as it is (Anthropic sends objects), JSON text parsed.
    */
   readonly readInput?: (call: ModelToolCall, tool: ToolDefinition<any>) => { readonly input: unknown } | { readonly error: string };
 }
@@ -95,7 +95,7 @@ async function runCall(call: ModelToolCall, options: DispatchOptions): Promise<C
     const names = [...options.tools.keys()].join(', ');
     return { result: { text: `There is no tool named \`${call.name}\`. Available tools: ${names}. Call one of them instead.`, isError: true } };
   }
-  const read = (options.readInput ?? defaultReadInput)(call, tool);
+  const read = (options.readInput ?? readToolCallArguments)(call, tool);
   if ('error' in read) return { result: { text: read.error, isError: true } };
 
   const base = { session: options.session, toolCallId: call.callId, mode: options.mode, needsApproval: options.needsApproval };
@@ -115,7 +115,14 @@ async function runCall(call: ModelToolCall, options: DispatchOptions): Promise<C
   return { result: plain(result) };
 }
 
-function defaultReadInput(call: ModelToolCall): { input: unknown } | { error: string } {
+/**
+ * A call's arguments as the core reads them when the API gives objects or JSON text: the text
+ * parsed, empty text or `null` as no arguments. Arguments encoded twice (JSON text of a JSON
+ * string of an object, as some OpenAI-compatible servers send them) go to `runTool` as that
+ * inner text, which the core parses once more; anything that is not an object is an error
+ * the model can act on. Nothing else is changed: unknown keys are for the core to map or refuse.
+ */
+export function readToolCallArguments(call: ModelToolCall): { readonly input: unknown } | { readonly error: string } {
   const again = `Call ${call.name} again with a JSON object that matches its parameters.`;
   let value = call.arguments;
   if (typeof value === 'string') {
@@ -127,10 +134,21 @@ function defaultReadInput(call: ModelToolCall): { input: unknown } | { error: st
     }
   }
   if (value === undefined || value === null) return { input: {} };
+  if (typeof value === 'string' && isObjectText(value)) return { input: value };
   if (typeof value !== 'object' || Array.isArray(value)) {
     return { error: `The arguments for ${call.name} must be a JSON object, got ${Array.isArray(value) ? 'an array' : `a ${typeof value}`}. ${again}` };
   }
   return { input: value };
+}
+
+/** JSON text of an object. */
+function isObjectText(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
 }
 
 /**

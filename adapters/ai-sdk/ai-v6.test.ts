@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createSession, defineTool, denialText, type ToolCollection } from '../../src/index.js';
 import { createNoteCollection } from './test-support/note-tools.js';
+import { offContractCalls } from './test-support/off-contract-calls.js';
 import { lastMessageText, scriptedModel, toolResultsIn } from './test-support/scripted-model.js';
 import { toAiSdk } from './index.js';
 
@@ -93,6 +94,15 @@ describe('ai v6 compatibility', () => {
       type: 'content',
       value: [{ type: 'text', text: 'One picture.' }, { type: 'image-data', data: 'iVBORw0KGgo=', mediaType: 'image/png' }],
     });
+  });
+
+  it("hands the model's input to the core as sent, as on ai v7 (issue 26)", async () => {
+    const { collection, runs, step, expected } = offContractCalls();
+    const belt = toAiSdkV6([collection], { session: createSession() });
+    const { model, prompts } = scriptedModel([step, { text: 'Done.' }], MockLanguageModelV3 as never);
+    await generateText({ model, tools: belt.tools, prompt: 'Repeat.', stopWhen: stepCountIs(5) });
+    expect(toolResultsIn(prompts[1]!)).toEqual(expected);
+    expect(runs).toEqual([{ text: 'ab', times: 2 }, { text: 'hi', times: 1 }, { text: 'x', times: 3 }]);
   });
 
   it('answers bad arguments with the core message', async () => {

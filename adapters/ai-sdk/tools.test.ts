@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createSession, defineTool, formatInputError, type ToolCollection } from '../../src/index.js';
 import { createNoteCollection } from './test-support/note-tools.js';
+import { offContractCalls } from './test-support/off-contract-calls.js';
 import { scriptedModel, toolResultsIn } from './test-support/scripted-model.js';
 import { toAiSdk } from './index.js';
 
@@ -101,6 +102,17 @@ describe('toAiSdk tools in a tool loop', () => {
     expect(expected).toContain('`content`');
     expect(toolResultsIn(prompts[1]!)).toEqual({ c1: { type: 'error-text', value: expected } });
     await expect(readFile(path.join(dir, 'Bad Name.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it("hands the model's input to the core as sent: a number as text, an alias, an unknown key, a second encoding (issue 26)", async () => {
+    const { collection, runs, step, expected } = offContractCalls();
+    const belt = toAiSdk([collection], { session: createSession() });
+    const { model, prompts } = scriptedModel([step, { text: 'Done.' }]);
+
+    await generateText({ model, tools: belt.tools, prompt: 'Repeat.', stopWhen: isStepCount(5) });
+
+    expect(toolResultsIn(prompts[1]!)).toEqual(expected);
+    expect(runs).toEqual([{ text: 'ab', times: 2 }, { text: 'hi', times: 1 }, { text: 'x', times: 3 }]);
   });
 
   it('survives arguments that are not JSON at all', async () => {

@@ -73,6 +73,23 @@ describe('toAnthropic with the real @anthropic-ai/sdk client', () => {
     expect(content[3].text).toMatch(/^<context>\n[\s\S]*\n<\/context>$/);
   });
 
+  it("hands each tool_use's input to the core as sent: an alias mapped, an unknown key refused, JSON text from a proxy read (issue 26)", async () => {
+    const belt = toAnthropic([createFileTools({ workspace })], { session: createSession() });
+    const use = (id: string, input: unknown) => ({ type: 'tool_use' as const, id, name: 'read_file', input });
+    const { content } = await belt.handleToolUses([
+      use('alias', { file_path: 'notes.txt', end_line: '1' }),
+      use('extra', { path: 'notes.txt', encoding: 'utf-8' }),
+      use('text', '{"path": "notes.txt"}'),
+      use('twice', JSON.stringify(JSON.stringify({ path: 'notes.txt', start_line: 2 }))),
+    ] as never);
+    expect(content.map((block: any) => [block.tool_use_id, block.is_error ?? false, block.content])).toEqual([
+      ['alias', false, 'notes.txt: line 1 of 2. More follows: continue with start_line=2.\n1: alpha\n\n(Read `file_path` as `path`: send the fields by these names next time.)'],
+      ['extra', true, 'You sent `encoding`, which is not a field of read_file. Nothing was run. read_file takes `path`, `start_line` (optional), `end_line` (optional). Call read_file again with those fields.'],
+      ['text', false, 'notes.txt: lines 1-2 of 2 (end of file).\n1: alpha\n2: beta'],
+      ['twice', false, 'notes.txt: line 2 of 2 (end of file).\n2: beta'],
+    ]);
+  });
+
   it('returns images as image blocks inside the tool_result', async () => {
     const pixel = Buffer.from('iVBORw0KGgo=', 'base64').toString('base64');
     const snapshot: ToolCollection = {

@@ -12,8 +12,9 @@ type ToolCallConfig = RunnableConfig & { toolCall?: { id?: string; args?: unknow
  * A core tool as a LangChain StructuredTool. Its Zod schema goes to the model as it is, its
  * `responseFormat` is `content_and_artifact`: the model reads the result's `text` (and images),
  * the ToolMessage's `artifact` holds its `data`. A failed call comes back as a ToolMessage with
- * `status: 'error'`; arguments that do not match the schema get the core's message naming the
- * field instead of LangChain's exception, so a `ToolNode` never has to catch anything.
+ * `status: 'error'`. The core gets the model's arguments as sent, never LangChain's parse of
+ * them: it repairs what it can (`file_path` for `path`, `"10"` for 10) and answers the rest
+ * with the fix instead of LangChain's exception, so a `ToolNode` never has to catch anything.
  */
 export class ToolbeltStructuredTool extends DynamicStructuredTool<any, any, any, any> {
   /** The core tool this wraps. */
@@ -35,15 +36,23 @@ export class ToolbeltStructuredTool extends DynamicStructuredTool<any, any, any,
     this.definition = definition;
   }
 
-  /** Sends arguments the schema refuses to the core, which answers with an error result naming the field. */
+  /**
+   * Hands the model's own arguments to the core, which repairs and parses them once.
+   * LangChain's parse would drop keys the schema does not know without a word and refuse
+   * `"10"` for a number before the core could map, coerce or refuse them with the fix; so
+   * arguments the schema takes go through LangChain's call (callbacks, tracing) with the raw
+   * arguments beside them, and any others straight to the core.
+   */
   override async call(arg: any, configArg?: any, tags?: string[]): Promise<any> {
     const args = isToolCall(arg) ? arg.args : arg;
-    if (this.definition.input.safeParse(args ?? {}).success) return super.call(arg, configArg, tags);
-    const config = configArg as ToolCallConfig | undefined;
+    const config = (Array.isArray(configArg) ? { callbacks: configArg } : configArg) as ToolCallConfig | undefined;
     const toolCallId = (isToolCall(arg) ? arg.id : undefined) ?? config?.toolCall?.id;
-    const result = await this.func(args, undefined, { ...config, toolCall: { id: toolCallId, args } } as RunnableConfig);
-    const [content] = result as [unknown, unknown];
-    return content;
+    const withArgs = { ...config, toolCall: { ...config?.toolCall, id: toolCallId, args } } as RunnableConfig;
+    if (this.definition.input.safeParse(args ?? {}).success) return super.call(arg, withArgs, tags);
+    const [content, artifact] = (await this.func(args, undefined, withArgs)) as [unknown, unknown];
+    // What LangChain's call returns for a success: a ToolMessage when the call has an id.
+    if (ToolMessage.isInstance(content) || toolCallId === undefined || toolCallId === '') return content;
+    return new ToolMessage({ content: content as string, artifact, tool_call_id: toolCallId, name: this.name, status: 'success' });
   }
 }
 

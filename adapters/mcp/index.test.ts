@@ -170,6 +170,26 @@ describe('createMcpServer', () => {
     expect(text(bad)).toBe('Invalid arguments for look: `at`: Invalid input: expected string, received number. Fix the arguments and call look again.');
   });
 
+  it("hands the client's arguments to the core as sent: the SDK checks no schema first (issue 26)", async () => {
+    const runs: unknown[] = [];
+    const repeat = defineTool({
+      name: 'repeat', description: 'Repeats.', kind: 'read',
+      input: z.object({ text: z.string().describe('What'), times: z.number().int().optional().describe('How often') }),
+      aliases: { message: 'text' },
+      execute: ({ text: said, times = 1 }) => (runs.push({ said, times }), said.repeat(times)),
+    });
+    const { client } = await connect({}, undefined, undefined, [{ name: 'repeat', tools: [repeat] }]);
+
+    expect(text(await client.callTool({ name: 'repeat', arguments: { text: 'ab', times: '2' } }))).toBe('abab');
+    expect(text(await client.callTool({ name: 'repeat', arguments: { message: 'hi', times: null } }))).toBe('hi\n\n(Read `message` as `text`: send the fields by these names next time.)');
+    const refused = await client.callTool({ name: 'repeat', arguments: { text: 'hi', extra: 1 } });
+    expect(refused).toEqual({
+      content: [{ type: 'text', text: 'You sent `extra`, which is not a field of repeat. Nothing was run. repeat takes `text`, `times` (optional). Call repeat again with those fields.' }],
+      isError: true,
+    });
+    expect(runs).toEqual([{ said: 'ab', times: 2 }, { said: 'hi', times: 1 }]);
+  });
+
   it('refuses calls needing approval when the client cannot ask, saying how to allow them', async () => {
     const { client } = await connect({ approvalHint: 'Restart with --mode auto.' });
     const result = await client.callTool({ name: 'save', arguments: { text: 'a' } });

@@ -1,4 +1,4 @@
-import { dispatchToolCalls, resolvePendingToolCalls, type DispatchOptions } from '../../src/index.js';
+import { dispatchToolCalls, readToolCallArguments, resolvePendingToolCalls, type DispatchOptions } from '../../src/index.js';
 import { dropNullOptionals, type JsonSchema } from './strict-schema.js';
 import type { PendingAnswers, PendingToolCall, ToolCallOutcome } from './types.js';
 
@@ -50,21 +50,11 @@ function coreOptions(context: DispatchContext): DispatchOptions {
 }
 
 /**
- * Reads the model's JSON arguments and drops the `null`s strict mode makes it send for
- * left-out optional fields, so the Zod parse applies their defaults.
+ * Reads the model's JSON arguments as the core does ({@link readToolCallArguments}) and drops
+ * the `null`s strict mode makes it send for left-out optional fields, so the Zod parse applies
+ * their defaults. Keys the schema does not know stay, for the core to map or refuse.
  */
 export function parseArguments(call: ModelCall, schema: JsonSchema): { input: unknown } | { error: string } {
-  const again = `Call ${call.name} again with a JSON object that matches its parameters.`;
-  if (call.arguments.trim() === '') return { input: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(call.arguments);
-  } catch (error) {
-    return { error: `The arguments for ${call.name} are not valid JSON (${(error as Error).message}). ${again}` };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    return { error: `The arguments for ${call.name} must be a JSON object, got ${got}. ${again}` };
-  }
-  return { input: dropNullOptionals(value, schema) };
+  const read = readToolCallArguments(call);
+  return 'input' in read && typeof read.input === 'object' ? { input: dropNullOptionals(read.input, schema) } : read;
 }

@@ -139,7 +139,7 @@ describe('handleToolCalls (chat)', () => {
     expect(texts[4]).toBe('Error: explode failed with an unexpected error: boom. This is not a problem with your input; try another approach or tell the user.');
     expect(texts[5]).toBe('Error: The fuse is wet. Dry it and try again.');
     // A key the tool does not take is refused before anything runs, never dropped (issue 26).
-    expect(texts[6]).toMatch(/^Error: You sent `extra`, which is not a field of search\. Nothing was run\. search takes `query`, `limit` \(optional\)/);
+    expect(texts[6]).toBe('Error: You sent `extra`, which is not a field of search. Nothing was run. search takes `query`, `limit` (optional), `ignore_case` (optional). Call search again with those fields.');
     expect(texts[7]).toBe('Error: The arguments for search must be a JSON object, got an array. Call search again with a JSON object that matches its parameters.');
     expect(texts[8]).toMatch(/^Error: There is no tool named `\(custom call\)`/);
   });
@@ -157,6 +157,24 @@ describe('handleToolCalls (chat)', () => {
     const responses = toOpenAI([notes], { api: 'responses' });
     const handled = await responses.handleToolCalls([{ type: 'function_call', call_id: 'o', name: 'search', arguments: { query: 'b' } as never }]);
     expect(handled.messages).toEqual([{ type: 'function_call_output', call_id: 'o', output: '{"query":"b","limit":10}' }]);
+  });
+
+  it("hands the core the model's arguments: strict mode's nulls dropped, every other key and a second encoding left to the core (issue 26)", async () => {
+    const belt = toOpenAI([notes], { api: 'chat' });
+    const { messages } = await belt.handleToolCalls([
+      call('twice', 'search', JSON.stringify(JSON.stringify({ query: 'a', limit: null }))),
+      call('text', 'search', { query: 'b', limit: '3', ignore_case: 'true' }),
+      call('extra', 'search', { query: 'c', limit: null, extra: null }),
+      call('camel', 'search', { query: 'd', limit: null, ignoreCase: true }),
+      call('string', 'search', JSON.stringify('query: e')),
+    ]);
+    expect(messages.map((message) => message.content)).toEqual([
+      '{"query":"a","limit":10}',
+      '{"query":"b","limit":3,"ignore_case":true}',
+      'Error: You sent `extra`, which is not a field of search. Nothing was run. search takes `query`, `limit` (optional), `ignore_case` (optional). Call search again with those fields.',
+      '{"query":"d","limit":10,"ignore_case":true}\n\n(Read `ignoreCase` as `ignore_case`: send the fields by these names next time.)',
+      'Error: The arguments for search must be a JSON object, got a string. Call search again with a JSON object that matches its parameters.',
+    ]);
   });
 
   it('returns no messages for no calls', async () => {

@@ -69,7 +69,7 @@ describe('the real openai client against a scripted server', () => {
     expect(toolMessages[1].content).toMatch(/^Error: The arguments for read_note are not valid JSON/);
     expect(toolMessages[2].content).toBe('Error: There is no tool named `forget`. Available tools: read_note, write_note. Call one of them instead.');
     // A key the tool does not take is refused before anything runs, never dropped (issue 26).
-    expect(toolMessages[3].content).toMatch(/^Error: You sent `extra`, which is not a field of read_note\. Nothing was run\./);
+    expect(toolMessages[3].content).toBe('Error: You sent `extra`, which is not a field of read_note. Nothing was run. read_note takes `name`, `upper` (optional). Call read_note again with those fields.');
     expect(messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Your note says: buy milk' });
   });
 

@@ -91,6 +91,8 @@ function backgroundable(tool: ToolDefinition<any>, limits: { maxRuntimeMs: numbe
   return defineTool({
     ...tool,
     input,
+    // Cursor's name for the field (run_terminal_cmd); run_shell's own table refuses it when no background is offered.
+    aliases: { ...tool.aliases, is_background: 'run_in_background' },
     // A call started in the background answers with its job id instead of the tool's data.
     ...(tool.output === undefined ? {} : { output: tool.output.partial().extend(startedJobOutput) }),
     ...(typeof needsApproval === 'function'

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { InputAliases } from '../model-inputs/aliases.js';
 import { defineTool, type ToolCollection } from '../tool.js';
 import type { Session } from '../session.js';
 import {
@@ -38,6 +39,35 @@ interface JobToolSettings {
 const jobIdField = z.string().describe(JOB_ID_DESCRIPTION);
 
 /**
+ * The job tools' alias table: other harnesses' names for the job id (Claude Code's BashOutput
+ * `bash_id`, KillShell `shell_id`, TaskOutput `task_id`; `jobId` is read by the core as `job_id`).
+ */
+const JOB_ID_ALIASES: InputAliases = {
+  id: 'job_id',
+  job: 'job_id',
+  bash_id: 'job_id',
+  shell_id: 'job_id',
+  shellId: 'job_id',
+  task_id: 'job_id',
+  taskId: 'job_id',
+};
+
+/** job_output's table: the job id's names, and Claude Code's BashOutput and TaskOutput options it has no equal for. */
+const JOB_OUTPUT_ALIASES: InputAliases = {
+  ...JOB_ID_ALIASES,
+  filter: {
+    refuse:
+      'job_output has no `filter`: send the call without it to read the new output (search the whole of it with search_files in the file job_output names, when it names one)',
+  },
+  block: {
+    refuse: 'job_output does not wait for the job: send the call without `block` to read what arrived so far; you are told when the job finishes',
+  },
+  timeout: {
+    refuse: 'job_output does not wait for the job: send the call without `timeout` to read what arrived so far; you are told when the job finishes',
+  },
+};
+
+/**
  * The `jobs` collection: `job_output`, `job_stop` and `job_list`, and a `context` that
  * announces each finished job once. Made by {@link withBackground}.
  */
@@ -65,6 +95,7 @@ function jobOutputTool({ maxRuntimeMs, boxOutputCharacters, boxHost }: JobToolSe
       job_id: jobIdField,
       tail: z.number().int().min(1).max(MAX_TAIL_LINES).optional().describe(TAIL_DESCRIPTION),
     }),
+    aliases: JOB_OUTPUT_ALIASES,
     execute: async ({ job_id, tail }, { session }) => {
       // A job in a remote workspace's box (`b1`): read there, from where the session last read.
       const inBox = boxHost === undefined ? undefined : await readBoxJob(boxHost, session, job_id, boxOutputCharacters);
@@ -92,6 +123,7 @@ function jobStopTool({ maxRuntimeMs, boxHost }: JobToolSettings) {
     effects: { idempotent: true, openWorld: false },
     output: jobSummaryOutput,
     input: z.object({ job_id: jobIdField }),
+    aliases: JOB_ID_ALIASES,
     execute: async ({ job_id }, { session }) => {
       const inBox = boxHost === undefined ? undefined : await stopBoxJob(boxHost, session, job_id);
       if (inBox !== undefined) return inBox;

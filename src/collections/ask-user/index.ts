@@ -4,6 +4,7 @@ import { replyFromAnswers, replyFromClientAnswer, type UserAnswer } from './answ
 import { ASK_USER_INSTRUCTIONS, ASK_USER_QUESTION_DESCRIPTION, CANNOT_ASK_TEXT } from './descriptions.js';
 import { askUserInput, toUserQuestions, type UserQuestion } from './questions.js';
 import { askUserOutput } from './output-schema.js';
+import { ASK_USER_ALIASES } from './input-aliases.js';
 
 /**
  * Shows the questions and waits for the user's answers: one {@link UserAnswer} per question,
@@ -56,6 +57,7 @@ export function createAskUserTools(options: AskUserToolsOptions = {}): AskUserCo
           effects: { readOnly: true, openWorld: false },
           output: askUserOutput,
           input: askUserInput,
+          aliases: ASK_USER_ALIASES,
           execute: () => ({ text: CANNOT_ASK_TEXT, isError: true }),
           answeredByClient: { toResult: (input, answer) => replyFromClientAnswer(toUserQuestions(input), answer) },
         })
@@ -66,6 +68,7 @@ export function createAskUserTools(options: AskUserToolsOptions = {}): AskUserCo
           effects: { readOnly: true, openWorld: false },
           output: askUserOutput,
           input: askUserInput,
+          aliases: ASK_USER_ALIASES,
           execute: async (input, { signal }) => {
             const questions = toUserQuestions(input);
             let answers: unknown;

@@ -40,23 +40,30 @@ export interface UserQuestion {
 const isBlank = (text: string) => text.trim() === '';
 const characters = (text: string) => [...text].length;
 
-const optionSchema = z.object({
-  label: z
-    .string()
-    .max(MAX_LABEL_CHARACTERS)
-    .superRefine((label, context) => {
-      if (isBlank(label)) context.addIssue({ code: 'custom', message: 'The label is blank; give every option a short label' });
-      else if (label.trim().toLowerCase() === 'other') {
-        context.addIssue({ code: 'custom', message: 'Leave out an "Other" option: the user can always type an answer of their own' });
-      }
-    })
-    .describe(`What the user picks, 1 to 5 words (at most ${MAX_LABEL_CHARACTERS} characters)`),
-  description: z
-    .string()
-    .max(MAX_OPTION_DESCRIPTION_CHARACTERS)
-    .optional()
-    .describe('What choosing this option means or implies; default none'),
-});
+/** Some harnesses (Cline's ask_followup_question) send options as plain strings: the message says the object to send. */
+const optionError = (issue: { readonly input?: unknown }) =>
+  typeof issue.input === 'string' ? `send each option as an object: { "label": ${JSON.stringify(issue.input)} }` : undefined;
+
+const optionSchema = z.object(
+  {
+    label: z
+      .string()
+      .max(MAX_LABEL_CHARACTERS)
+      .superRefine((label, context) => {
+        if (isBlank(label)) context.addIssue({ code: 'custom', message: 'The label is blank; give every option a short label' });
+        else if (label.trim().toLowerCase() === 'other') {
+          context.addIssue({ code: 'custom', message: 'Leave out an "Other" option: the user can always type an answer of their own' });
+        }
+      })
+      .describe(`What the user picks, 1 to 5 words (at most ${MAX_LABEL_CHARACTERS} characters)`),
+    description: z
+      .string()
+      .max(MAX_OPTION_DESCRIPTION_CHARACTERS)
+      .optional()
+      .describe('What choosing this option means or implies; default none'),
+  },
+  { error: optionError },
+);
 
 const questionSchema = z.object({
   question: z

@@ -4,6 +4,7 @@ import { defineTool } from '../../tool.js';
 import { addDays, civilToSeconds, formatDate, formatTime, MAX_YEAR, MIN_YEAR, type CivilDateTime } from './civil.js';
 import { adjustmentNote, describeDate, describeInstant, nowSeconds, plural, zoneFor, type Clock } from './clock.js';
 import { GET_DATE_TIME_AFTER_DESCRIPTION } from './descriptions.js';
+import { DATE_TIME_AFTER_ALIASES } from './input-aliases.js';
 import { dateTimeField, timeZoneField } from './fields.js';
 import { parseMoment } from './parse.js';
 import { resolveWallClock, wallClockAt } from './zone.js';
@@ -23,6 +24,7 @@ export function createGetDateTimeAfter(clock: Clock) {
     description: GET_DATE_TIME_AFTER_DESCRIPTION,
     kind: 'other',
     effects: { readOnly: true, openWorld: false },
+    aliases: DATE_TIME_AFTER_ALIASES,
     input: z.object({
       from: dateTimeField('Where to start', 'now').optional(),
       days: z.number().int().min(-MAX_DAYS).max(MAX_DAYS).optional().describe('Calendar days to add (negative goes back); keeps the wall-clock time; default 0'),

@@ -3,6 +3,7 @@ import { defineTool } from '../../tool.js';
 import { daysFromCivil, formatDate, WEEKDAYS, weekdayOf } from './civil.js';
 import { dateOf, nowSeconds, plural, zoneFor, type Clock } from './clock.js';
 import { GET_DAY_OF_WEEK_DESCRIPTION } from './descriptions.js';
+import { DAY_OF_WEEK_ALIASES } from './input-aliases.js';
 import { dateField, timeZoneField } from './fields.js';
 import { parseMoment, type ParsedMoment } from './parse.js';
 import { wallClockAt } from './zone.js';
@@ -14,6 +15,7 @@ export function createGetDayOfWeek(clock: Clock) {
     description: GET_DAY_OF_WEEK_DESCRIPTION,
     kind: 'other',
     effects: { readOnly: true, openWorld: false },
+    aliases: DAY_OF_WEEK_ALIASES,
     input: z.object({
       date: dateField('The date'),
       time_zone: timeZoneField(clock.timeZone),

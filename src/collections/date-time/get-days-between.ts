@@ -3,6 +3,7 @@ import { defineTool } from '../../tool.js';
 import { daysFromCivil, formatDate } from './civil.js';
 import { dateOf, plural, zoneFor, type Clock } from './clock.js';
 import { GET_DAYS_BETWEEN_DESCRIPTION } from './descriptions.js';
+import { DAYS_BETWEEN_ALIASES } from './input-aliases.js';
 import { dateField, timeZoneField } from './fields.js';
 import { parseMoment, type ParsedMoment } from './parse.js';
 
@@ -13,6 +14,7 @@ export function createGetDaysBetween(clock: Clock) {
     description: GET_DAYS_BETWEEN_DESCRIPTION,
     kind: 'other',
     effects: { readOnly: true, openWorld: false },
+    aliases: DAYS_BETWEEN_ALIASES,
     input: z.object({
       from: dateField('The first date'),
       to: dateField('The second date'),

@@ -26,6 +26,7 @@ import {
   type GhReviewComment,
 } from './render.js';
 import { parseGhJson, runGh } from './run-gh.js';
+import { gitHubAliases } from './input-aliases.js';
 
 /** Items a list call returns when the model gives no `limit`. */
 export const DEFAULT_GH_LIST_LIMIT = 30;
@@ -64,6 +65,7 @@ function listIssuesTool({ options, repoArgs, reply }: GitHubReader) {
     name: 'gh_list_issues',
     description: GH_LIST_ISSUES_DESCRIPTION,
     kind: 'fetch',
+    aliases: gitHubAliases(options.repo).gh_list_issues,
     input: z.object({
       state: z.enum(['open', 'closed', 'all']).optional().describe('Which issues: open (default), closed or all.'),
       label: z.string().min(1).optional().describe('Only issues with this label, e.g. "bug".'),
@@ -82,6 +84,7 @@ function viewIssueTool({ options, repoArgs, reply }: GitHubReader) {
     name: 'gh_view_issue',
     description: GH_VIEW_ISSUE_DESCRIPTION,
     kind: 'fetch',
+    aliases: gitHubAliases(options.repo).gh_view_issue,
     input: z.object({ number: numberField('issue') }),
     async execute({ number }, { signal }) {
       const shown = `gh issue view ${number}`;
@@ -97,6 +100,7 @@ function listPullRequestsTool({ options, repoArgs, reply }: GitHubReader) {
     name: 'gh_list_prs',
     description: GH_LIST_PRS_DESCRIPTION,
     kind: 'fetch',
+    aliases: gitHubAliases(options.repo).gh_list_prs,
     input: z.object({
       state: z.enum(['open', 'closed', 'merged', 'all']).optional().describe('Which pull requests: open (default), closed, merged or all.'),
       limit: limitField,
@@ -114,6 +118,7 @@ function viewPullRequestTool({ options, repoArgs, reply }: GitHubReader) {
     name: 'gh_view_pr',
     description: GH_VIEW_PR_DESCRIPTION,
     kind: 'fetch',
+    aliases: gitHubAliases(options.repo).gh_view_pr,
     input: z.object({ number: numberField('pull request') }),
     async execute({ number }, { signal }) {
       const shown = `gh pr view ${number}`;
@@ -138,6 +143,7 @@ function diffTool({ options, repoArgs, reply }: GitHubReader) {
     name: 'gh_diff',
     description: GH_DIFF_DESCRIPTION,
     kind: 'fetch',
+    aliases: gitHubAliases(options.repo).gh_diff,
     input: z.object({ number: numberField('pull request') }),
     async execute({ number }, { signal }) {
       const shown = `gh pr diff ${number}`;

@@ -3,6 +3,7 @@ import { defineTool } from '../../tool.js';
 import { GH_COMMENT_DESCRIPTION, GH_CREATE_PR_DESCRIPTION } from './descriptions.js';
 import type { ResolvedGitHubToolsOptions } from './options.js';
 import { runGh } from './run-gh.js';
+import { gitHubAliases } from './input-aliases.js';
 import { commentOutput, createPullRequestOutput } from './output-schemas.js';
 
 /** Characters of a comment an approval prompt quotes. */
@@ -27,6 +28,7 @@ export function createGitHubWriteTools(options: ResolvedGitHubToolsOptions) {
     effects: { destructive: false },
     output: createPullRequestOutput,
     needsApproval: true,
+    aliases: gitHubAliases(options.repo).gh_create_pr,
     input: z.object({
       title: nonBlank('title').describe('The pull request\'s title: one line.'),
       body: z.string().describe('The description, in markdown: what changed and why.'),
@@ -63,6 +65,7 @@ export function createGitHubWriteTools(options: ResolvedGitHubToolsOptions) {
     effects: { destructive: false },
     output: commentOutput,
     needsApproval: true,
+    aliases: gitHubAliases(options.repo).gh_comment,
     input: z.object({
       number: z.number().int().positive().describe('The issue or pull request number, e.g. 42.'),
       body: nonBlank('comment').describe('The comment, in markdown.'),

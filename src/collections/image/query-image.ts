@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
+import type { InputAliases } from '../../model-inputs/aliases.js';
 import { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from '../../tool.js';
 import { QUERY_IMAGE_DESCRIPTION, VISION_SYSTEM_PROMPT } from './descriptions.js';
 import { MAX_VISION_ANSWER_CHARACTERS, type ResolvedImageToolsOptions } from './options.js';
@@ -13,6 +14,20 @@ export interface QueryImageData {
   /** True when the answer was longer than {@link MAX_VISION_ANSWER_CHARACTERS} and was cut. */
   readonly truncated: boolean;
 }
+
+/**
+ * query_image's alias table: other names for the image paths (one path is read as a list of
+ * one) and for the question. The core applies it to every call.
+ */
+const QUERY_IMAGE_ALIASES: InputAliases = {
+  path: 'paths',
+  file_path: 'paths',
+  image_path: 'paths',
+  image_paths: 'paths',
+  file_paths: 'paths',
+  prompt: 'question',
+  query: 'question',
+};
 
 /** Builds `query_image` for validated options. */
 export function createQueryImageTool(options: ResolvedImageToolsOptions) {
@@ -42,6 +57,7 @@ export function createQueryImageTool(options: ResolvedImageToolsOptions) {
     effects: { openWorld: true },
     output: queryImageOutput satisfies z.ZodType<QueryImageData>,
     input,
+    aliases: QUERY_IMAGE_ALIASES,
     canRunInBackground: true,
     reportsProgress: true,
     async execute({ paths, question }, { signal, onProgress }): Promise<ToolOutput> {

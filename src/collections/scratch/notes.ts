@@ -9,6 +9,7 @@ import { MAX_NOTE_NAME_LENGTH, noteFileName, noteNameOf, noteNameSchema } from '
 import type { ResolvedScratchToolsOptions } from './options.js';
 import { formatTimestamp } from './timestamp.js';
 import { noteListOutput, noteReadOutput, noteWriteOutput } from './output-schemas.js';
+import { NOTE_READ_ALIASES, NOTE_WRITE_ALIASES } from './input-aliases.js';
 
 /** Characters one note may hold, so note_read always returns a note whole. */
 export const MAX_NOTE_CHARACTERS = 51_200;
@@ -37,6 +38,7 @@ function noteWriteTool(workspace: Workspace) {
       name: noteNameSchema,
       content: z.string().describe('The whole note, in markdown. Replaces what the note held before.'),
     }),
+    aliases: NOTE_WRITE_ALIASES,
     async execute({ name, content }) {
       if (content.length > MAX_NOTE_CHARACTERS) {
         throw new ToolError(
@@ -65,6 +67,7 @@ function noteReadTool(workspace: Workspace) {
     effects: { readOnly: true },
     output: noteReadOutput,
     input: z.object({ name: noteNameSchema }),
+    aliases: NOTE_READ_ALIASES,
     async execute({ name }) {
       const file = await noteFile(workspace, name);
       const stats = await checkedNoteStats(workspace, file);

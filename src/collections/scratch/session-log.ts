@@ -8,6 +8,7 @@ import { LOG_APPEND_DESCRIPTION, LOG_READ_DESCRIPTION } from './descriptions.js'
 import type { ResolvedScratchToolsOptions } from './options.js';
 import { formatTimestamp } from './timestamp.js';
 import { logAppendOutput, logReadOutput } from './output-schemas.js';
+import { LOG_APPEND_ALIASES, LOG_READ_ALIASES } from './input-aliases.js';
 
 /** The session log's file name inside the private folder. */
 export const SESSION_LOG_FILE = 'session.log';
@@ -40,6 +41,7 @@ export function createSessionLogTools(options: ResolvedScratchToolsOptions) {
         .refine((entry) => entry.trim() !== '', 'The entry is blank; say what happened')
         .describe('What to record: what you did, decided or found. May span several lines.'),
     }),
+    aliases: LOG_APPEND_ALIASES,
     async execute({ entry }) {
       const text = entry.replace(/\r\n?/g, '\n').trim();
       if (text.length > MAX_LOG_ENTRY_CHARACTERS) {
@@ -78,6 +80,7 @@ export function createSessionLogTools(options: ResolvedScratchToolsOptions) {
         .optional()
         .describe('Read only the last N entries. Leave out to read the whole log (the newest entries when it is long).'),
     }),
+    aliases: LOG_READ_ALIASES,
     async execute({ tail }) {
       const file = await logFile(workspace);
       const entries = parseEntries(await readLog(workspace, file));

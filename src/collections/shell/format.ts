@@ -116,6 +116,7 @@ function statusLines(outcome: CommandOutcome, options: FormatOptions): string[] 
     case 'cancelled':
       return ['Status: cancelled; the command and every process it started were stopped.', 'Exit code: none', `Duration: ${seconds}`];
     case 'failed-to-start':
+      if (/\bE2BIG\b/.test(outcome.startError ?? '')) return tooLongLines(outcome, options);
       return [
         `Status: failed to start: ${outcome.startError ?? 'unknown error'}`,
         `The command was not run. The shell is ${options.shellName}; check that it (and any sandbox or launcher) is installed.`,
@@ -123,6 +124,18 @@ function statusLines(outcome: CommandOutcome, options: FormatOptions): string[] 
     case 'lost':
       return [`Status: lost while it ran: ${outcome.lost ?? 'the connection to its machine closed'}`, 'Exit code: unknown', `Duration: ${seconds}`];
   }
+}
+
+/**
+ * A command longer than the system lets one program's arguments be (Linux: 128 KiB for one
+ * argument, and the shell gets the whole command as one): no shell could run it, so the model
+ * is told how to run it instead.
+ */
+function tooLongLines(outcome: CommandOutcome, options: FormatOptions): string[] {
+  return [
+    `Status: failed to start: the command is ${options.command.length.toLocaleString('en-US')} characters, more than this system lets one command line hold (${outcome.startError}).`,
+    `The command was not run. Write it to a script file with create_file (such as \`script.sh\`) and run that: \`${options.shellName} script.sh\`.`,
+  ];
 }
 
 function sectionLabel(name: string, status: CommandStatus): string {

@@ -18,6 +18,9 @@ import { formatShellResult } from './format.js';
 import { resolveShellOptions, type ShellConfig, type ShellToolsOptions } from './options.js';
 import { checkCommand, type CommandPolicy, commandApprovalKey, onlyChangesDirectory, prepareApprovalKey, startCommandPolicy } from './policy.js';
 import { runCommand } from './run-command.js';
+import { commandFromArgv } from './argv-command.js';
+import { readFencedCommand } from './fenced-command.js';
+import { runShellAliases } from './input-aliases.js';
 import { prepareSpawnHost } from '../../workspace/spawn-host-client.js';
 import { runShellOutput } from './output-schema.js';
 
@@ -83,14 +86,17 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
     }),
     kind: 'execute',
     output: runShellOutput,
-    input: runShellInput(timeoutSeconds, maxTimeoutSeconds),
+    input: runShellInput(shellName, timeoutSeconds, maxTimeoutSeconds),
+    aliases: runShellAliases(shellName),
     needsApproval: true,
     canRunInBackground: true,
     reportsProgress: true,
     checkPolicy: (input: RunShellInput) => checkRunShellPolicy(shell, input),
-    describeCall: ({ command, working_directory }: RunShellInput) =>
-      working_directory === undefined || working_directory === '.' ? `Run: ${command}` : `Run in ${working_directory}: ${command}`,
-    approvalKey: ({ command }: RunShellInput) => commandApprovalKey(command),
+    describeCall: ({ command, working_directory }: RunShellInput) => {
+      const shown = commandToRun(command);
+      return working_directory === undefined || working_directory === '.' ? `Run: ${shown}` : `Run in ${working_directory}: ${shown}`;
+    },
+    approvalKey: ({ command }: RunShellInput) => commandApprovalKey(commandToRun(command)),
     execute: (input: RunShellInput, context) => executeRunShell(shell, input, context),
   });
   // A workspace whose box keeps jobs (a remote one): run_shell in the background runs there,
@@ -102,9 +108,12 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
   return tool;
 }
 
-function runShellInput(timeoutSeconds: number, maxTimeoutSeconds: number) {
+function runShellInput(shellName: string, timeoutSeconds: number, maxTimeoutSeconds: number) {
   return z.object({
-    command: z.string().describe(COMMAND_DESCRIPTION),
+    // Codex sends `command` as a list of words; the message names the one string to send.
+    command: z
+      .string({ error: (issue) => (Array.isArray(issue.input) ? listCommandMessage(issue.input, shellName) : undefined) })
+      .describe(COMMAND_DESCRIPTION),
     working_directory: z.string().optional().describe(WORKING_DIRECTORY_DESCRIPTION),
     timeout_seconds: z
       .number()
@@ -122,7 +131,11 @@ function runShellInput(timeoutSeconds: number, maxTimeoutSeconds: number) {
   });
 }
 
-async function checkRunShellPolicy({ config, policy }: RunShell, { command, working_directory }: RunShellInput): Promise<string | undefined> {
+async function checkRunShellPolicy({ config, policy }: RunShell, input: RunShellInput): Promise<string | undefined> {
+  const { working_directory } = input;
+  const read = readFencedCommand(input.command);
+  if ('refusal' in read) return read.refusal;
+  const { command } = read;
   const refusal = await checkCommand(command, policy);
   if (refusal !== undefined) return refusal;
   // approvalKey, which comes next, is synchronous: it reads this parse.
@@ -138,14 +151,18 @@ async function checkRunShellPolicy({ config, policy }: RunShell, { command, work
   return undefined;
 }
 
-async function executeRunShell(shell: RunShell, { command, working_directory, timeout_seconds, output_filter }: RunShellInput, context: ToolContext): Promise<ToolOutput> {
+async function executeRunShell(shell: RunShell, input: RunShellInput, context: ToolContext): Promise<ToolOutput> {
   const { config } = shell;
+  const { working_directory, timeout_seconds, output_filter } = input;
+  const read = readFencedCommand(input.command);
+  if ('refusal' in read) return { text: read.refusal, isError: true };
+  const { command } = read;
   // The policy runs again here: execute may be reached without runTool (a host calling it directly).
   const refusal = await checkCommand(command, shell.policy);
   if (refusal !== undefined) return { text: refusal, isError: true };
   const directory = await config.workspace.resolveDirectory(working_directory ?? '.');
   const { timeoutMs, note } = commandTimeout(shell, timeout_seconds, context.background !== undefined);
-  const notes: string[] = note === undefined ? [] : [note];
+  const notes: string[] = [...(read.note === undefined ? [] : [read.note]), ...(note === undefined ? [] : [note])];
   if (onlyChangesDirectory(command)) notes.push(CD_ONLY_NOTE);
 
   const [file, ...args] = shellCommand(config, command, directory.absolute, config.separateStreams);
@@ -189,7 +206,11 @@ function commandTimeout({ config, maxTimeoutSeconds }: RunShell, timeoutSeconds:
 }
 
 /** The program a background run_shell starts in the box, after the same checks as a call in the foreground. */
-async function prepareBoxJob({ config, policy }: RunShell, { command, working_directory }: RunShellInput): ReturnType<BoxJobHost['prepare']> {
+async function prepareBoxJob({ config, policy }: RunShell, input: RunShellInput): ReturnType<BoxJobHost['prepare']> {
+  const { working_directory } = input;
+  const read = readFencedCommand(input.command);
+  if ('refusal' in read) return { refusal: read.refusal };
+  const { command } = read;
   const refusal = await checkCommand(command, policy);
   if (refusal !== undefined) return { refusal };
   const directory = await config.workspace.resolveDirectory(working_directory ?? '.');
@@ -207,6 +228,21 @@ function shellCommand(config: ShellConfig, command: string, directory: string, s
     '-c',
     script,
   ];
+}
+
+/** The command as it runs: the text inside a Markdown fence the model wrapped it in (a refused fence is shown as sent). */
+function commandToRun(command: string): string {
+  const read = readFencedCommand(command);
+  return 'refusal' in read ? command : read.command;
+}
+
+/** The schema's message for a command sent as a list of words, with the one string to send instead. */
+function listCommandMessage(words: readonly unknown[], shellName: string): string {
+  try {
+    return `send the command as one string, not a list: ${JSON.stringify(commandFromArgv(words, shellName))}`;
+  } catch {
+    return 'send the command as one string, such as "npm test", not a list';
+  }
 }
 
 /** setTimeout's ceiling (about 24.8 days): "no timeout of its own". */

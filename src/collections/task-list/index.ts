@@ -16,6 +16,7 @@ import { removeTasks } from './remove-tasks.js';
 import { TASK_STATUSES, copyTask, type DraftList, type Task } from './task.js';
 import { updateTasks } from './update-tasks.js';
 import { formatTaskDetails, formatTaskView } from './view.js';
+import { TASK_ADD_ALIASES, TASK_IDS_ALIASES, TASK_UPDATE_ALIASES } from './input-aliases.js';
 import { taskListOutput } from './output-schema.js';
 
 /** Tasks one `task_add` or `task_update` call may carry. */
@@ -30,6 +31,13 @@ export const MAX_BLOCKED_BY = 50;
 const subjectField = z.string().max(MAX_SUBJECT_CHARACTERS).describe('A short imperative title, e.g. "Write the parser tests"');
 const descriptionField = z.string().max(MAX_DESCRIPTION_CHARACTERS).describe('Details: what done looks like, files involved');
 const blockedByItem = z.string().max(20).describe('A task id such as "3"');
+/** A status; `deleted` (Claude Code's TaskUpdate) is answered with the tool that removes a task. */
+const statusField = z.enum(TASK_STATUSES, {
+  error: (issue) =>
+    issue.input === 'deleted'
+      ? 'a task is removed with task_remove, not by a status: call task_remove with { "ids": ["<the id>"] } (a status is pending, in_progress or completed)'
+      : undefined,
+});
 
 const taskAddInput = z.object({
   tasks: z
@@ -37,6 +45,7 @@ const taskAddInput = z.object({
       z.object({
         subject: subjectField,
         description: descriptionField.optional(),
+        status: statusField.optional().describe('The status it starts with; default pending'),
         blocked_by: z
           .array(z.string().max(20).describe('An existing task id such as "3", or "@N" for the N-th task of this call'))
           .max(MAX_BLOCKED_BY)
@@ -54,7 +63,7 @@ const taskUpdateInput = z.object({
     .array(
       z.object({
         id: z.string().max(20).describe('The id of the task to change, such as "3"'),
-        status: z.enum(TASK_STATUSES).optional().describe('The new status; default unchanged'),
+        status: statusField.optional().describe('The new status; default unchanged'),
         subject: subjectField.optional().describe('A new subject; default unchanged'),
         description: descriptionField.optional().describe('A new description ("" removes it); default unchanged'),
         blocked_by: z
@@ -126,6 +135,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     kind: 'think',
     output: taskListOutput,
     input: taskAddInput,
+    aliases: TASK_ADD_ALIASES,
     execute: ({ tasks }, { session }) => change(session, (draft) => addTasks(draft, tasks, rules, resolved.maxSubjectLength)),
   });
 
@@ -136,6 +146,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     effects: { destructive: true, idempotent: true },
     output: taskListOutput,
     input: taskUpdateInput,
+    aliases: TASK_UPDATE_ALIASES,
     execute: ({ updates }, { session }) => change(session, (draft) => updateTasks(draft, updates, rules)),
   });
 
@@ -146,6 +157,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     effects: { destructive: true, idempotent: true },
     output: taskListOutput,
     input: taskRemoveInput,
+    aliases: TASK_IDS_ALIASES,
     execute: ({ ids }, { session }) => change(session, (draft) => removeTasks(draft, ids, rules)),
   });
 
@@ -156,6 +168,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     effects: { readOnly: true },
     output: taskListOutput,
     input: taskGetInput,
+    aliases: TASK_IDS_ALIASES,
     execute: ({ ids }, { session }) =>
       access.use(session, ({ draft, notes }: OpenedList) => ({
         value: { text: withNotes(formatTaskDetails(draft.tasks, ids), notes), data: { tasks: draft.tasks.map(copyTask) } },

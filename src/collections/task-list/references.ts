@@ -36,3 +36,30 @@ export function oneLine(text: string, maxLength: number): string {
   const characters = [...flat];
   return characters.length <= maxLength ? flat : `${characters.slice(0, Math.max(0, maxLength - 1)).join('').trimEnd()}…`;
 }
+
+/**
+ * The one of `subjects` that `raw` names, by position: the same text (case and spacing
+ * aside), else the only subject that contains it (three characters or more). For a model
+ * that named a task by its subject where an id is wanted; the reply asks, it never guesses.
+ */
+export function subjectNamed(subjects: readonly string[], raw: string): number | undefined {
+  const key = normalizeSubject(raw.replace(/^\s*#/, ''));
+  if (key === '') return undefined;
+  const keys = subjects.map(normalizeSubject);
+  const same = keys.flatMap((subject, index) => (subject === key ? [index] : []));
+  if (same.length > 0) return same.length === 1 ? same[0] : undefined;
+  if (key.length < 3) return undefined;
+  const containing = keys.flatMap((subject, index) => (subject.includes(key) ? [index] : []));
+  return containing.length === 1 ? containing[0] : undefined;
+}
+
+/** `; did you mean #2 ("Write the parser")? Send its id, "2".` when `raw` names one task of `tasks` by its subject, else `fallback`. */
+export function subjectHint(tasks: readonly { readonly id: string; readonly subject: string }[], raw: string, fallback: string, subjectLength = 80): string {
+  const index = subjectNamed(
+    tasks.map((task) => task.subject),
+    raw,
+  );
+  if (index === undefined) return fallback;
+  const task = tasks[index]!;
+  return `; did you mean #${task.id} ("${oneLine(task.subject, subjectLength)}")? Send its id, "${task.id}".`;
+}

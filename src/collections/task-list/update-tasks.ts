@@ -1,5 +1,5 @@
 import { findRuleBreak, joinWords, type RuleOptions } from './rules.js';
-import { parseCallReference, parseTaskId, refuse } from './references.js';
+import { parseCallReference, parseTaskId, refuse, subjectHint } from './references.js';
 import { countsLine, newlyReadyLine, waitingIds } from './summary.js';
 import type { DraftList, DraftTask, TaskStatus } from './task.js';
 
@@ -21,7 +21,7 @@ export function findTask(list: DraftList, raw: string, where: string): DraftTask
     throw refuse(`"${raw.trim()}" in ${where} only works in task_add, for a task of the same call; give the task's id, such as "3".`);
   }
   const id = parseTaskId(raw);
-  if (id === undefined) throw refuse(`"${raw}" in ${where} is not a task id; ids are numbers such as "3".`);
+  if (id === undefined) throw refuse(`"${raw}" in ${where} is not a task id${subjectHint(list.tasks, raw, '; ids are numbers such as "3".')}`);
   const task = list.tasks.find((candidate) => candidate.id === id);
   if (task === undefined) throw refuse(`There is no task #${id}. Call task_get to see the ids.`);
   return task;
@@ -96,7 +96,9 @@ function findTaskToWaitOn(list: DraftList, raw: string, task: DraftTask): DraftT
     throw refuse(`"${raw.trim()}" in blocked_by of #${task.id} only works in task_add, for a task of the same call; give the task's id, such as "3".`);
   }
   const id = parseTaskId(raw);
-  if (id === undefined) throw refuse(`"${raw}" in blocked_by of #${task.id} is not a task id; ids are numbers such as "3".`);
+  if (id === undefined) {
+    throw refuse(`"${raw}" in blocked_by of #${task.id} is not a task id${subjectHint(list.tasks, raw, '; ids are numbers such as "3".')}`);
+  }
   if (id === task.id) throw refuse(`#${task.id} cannot wait on itself.`);
   const blocker = list.tasks.find((candidate) => candidate.id === id);
   if (blocker === undefined) throw refuse(`#${task.id} cannot wait on #${id}: there is no task #${id}. Call task_get to see the ids.`);

@@ -1,5 +1,5 @@
 import { ToolError } from '../../errors/tool-error.js';
-import { oneLine, parseTaskId } from './references.js';
+import { oneLine, parseTaskId, subjectHint } from './references.js';
 import { joinWords, openBlockers } from './rules.js';
 import { isOpen, type Task } from './task.js';
 
@@ -78,7 +78,9 @@ export function formatTaskDetails(tasks: readonly Task[], ids: readonly string[]
   if (ids !== undefined && ids.length > 0) {
     picked = ids.map((raw) => {
       const id = parseTaskId(raw);
-      if (id === undefined) throw new ToolError(`"${raw}" is not a task id; ids are numbers such as "3". Call task_get without ids to see every task.`);
+      if (id === undefined) {
+        throw new ToolError(`"${raw}" is not a task id${subjectHint(tasks, raw, '; ids are numbers such as "3". Call task_get without ids to see every task.')}`);
+      }
       const task = byId.get(id);
       if (task === undefined) throw new ToolError(`There is no task #${id}. Call task_get without ids to see every task.`);
       return task;
