@@ -134,7 +134,7 @@ describe('the MCP endpoint as an OAuth resource server', () => {
     expect(tampered.status).toBe(401);
     expect(((await tampered.json()) as any).error.message).toBe(`The access token's signature cannot be verified with the keys of \`${authorization.issuer}\`.`);
     expect(((await (await post(initialize, bearer('not-a-jwt'))).json()) as any).error.message).toBe(
-      'The access token is not a signed JWT; this server accepts only JWT access tokens (opaque tokens are not supported).',
+      'The access token is not a signed JWT, and this server accepts only JWT access tokens (opaque tokens need the `oauth.introspection` option).',
     );
   });
 
@@ -195,6 +195,43 @@ describe('the MCP endpoint as an OAuth resource server', () => {
       expect(((await response.json()) as any).error.message).toMatch(/^The authorization server's keys could not be fetched \(.+\); try again shortly\.$/);
       // The metadata stays available from the handler alone (a Next.js route at /.well-known/…).
       expect((await handler.handleRequest(new Request(metadataUrl()))).status).toBe(200);
+    } finally {
+      await handler.close();
+    }
+  });
+});
+
+describe('opaque access tokens, through token introspection (RFC 7662)', () => {
+  const opaque = () => `${resource}/opaque`;
+  const send = async (handler: ReturnType<typeof createMcpHttpHandler>, body: string, headers: Record<string, string>) =>
+    handler.handleRequest(new Request(opaque(), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION, ...headers }, body }));
+
+  it('accepts an active token for this resource, checks its scopes, and refuses one for another audience', async () => {
+    const handler = createMcpHttpHandler(collections, { mode: 'auto', oauth: { issuer: authorization.issuer, resource: opaque(), introspection: { clientId: 'introspector', clientSecret: 'introspectorintrospector' } } });
+    try {
+      const token = await authorization.token('alice', { resource: opaque(), scope: 'toolbelt:read' });
+      expect(token.split('.')).toHaveLength(1);
+      const started = await send(handler, initialize, bearer(token));
+      expect(started.status).toBe(200);
+      const session = started.headers.get('mcp-session-id')!;
+      await started.body?.cancel();
+      const read = await send(handler, call('list_directory', { path: '.' }), { ...bearer(token), 'mcp-session-id': session });
+      expect(read.status).toBe(200);
+      expect(await read.text()).toContain('"result"');
+      const write = await send(handler, call('write_file', { path: 'opaque.txt', content: 'no' }), { ...bearer(token), 'mcp-session-id': session });
+      expect(write.status).toBe(403);
+      expect(write.headers.get('www-authenticate')).toContain('error="insufficient_scope", scope="toolbelt:read toolbelt:write"');
+      expect(existsSync(path.join(base, 'opaque.txt'))).toBe(false);
+      // Another subject's opaque token does not reach Alice's session either.
+      const bob = await authorization.token('bob', { resource: opaque(), scope: 'toolbelt:read' });
+      expect((await send(handler, call('task_get', {}), { ...bearer(bob), 'mcp-session-id': session })).status).toBe(404);
+
+      const elsewhere = await authorization.token('alice', { resource: 'http://127.0.0.1:9/other/opaque', scope: 'toolbelt:read' });
+      const refused = await send(handler, initialize, bearer(elsewhere));
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as any).error.message).toBe(`The access token is not for this server: its audience must include \`${opaque()}\`. Request the token with resource=${opaque()}.`);
+      const unknown = await send(handler, initialize, bearer('made-up-opaque-token'));
+      expect(((await unknown.json()) as any).error.message).toBe('The access token is not active: the authorization server says it expired, was revoked or is unknown. Get a new one.');
     } finally {
       await handler.close();
     }

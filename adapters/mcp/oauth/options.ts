@@ -44,6 +44,21 @@ export interface McpOAuthOptions {
   readonly algorithms?: readonly string[];
   /** A name for people, in the metadata document (`resource_name`). */
   readonly resourceName?: string;
+  /**
+   * Accept opaque access tokens too: each one is sent to the issuer's introspection endpoint
+   * (RFC 7662) with these client credentials. An active answer is reused for 30 seconds, so a
+   * revoked token may still be accepted that long. JWTs are still verified locally.
+   * @default none: only JWT access tokens are accepted
+   */
+  readonly introspection?: OAuthIntrospectionOptions;
+}
+
+/** The client this server introspects tokens as, and where. */
+export interface OAuthIntrospectionOptions {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** @default the `introspection_endpoint` of the issuer's metadata */
+  readonly endpoint?: string;
 }
 
 /** {@link McpOAuthOptions} checked, with every default filled in. */
@@ -59,6 +74,7 @@ export interface ResolvedOAuthOptions {
   readonly clockToleranceSeconds: number;
   readonly algorithms: readonly string[];
   readonly resourceName: string | undefined;
+  readonly introspection: { readonly clientId: string; readonly clientSecret: string; readonly endpoint: URL | undefined } | undefined;
 }
 
 const NEEDS: readonly OAuthScopeNeed[] = ['read', 'write', 'shell'];
@@ -95,6 +111,7 @@ export function resolveOAuthOptions(options: McpOAuthOptions): ResolvedOAuthOpti
     throw new TypeError(`Expected the \`oauth.algorithms\` option to list asymmetric JWS algorithms such as ['RS256', 'ES256'], got \`${JSON.stringify(algorithms)}\`.`);
   }
   return {
+    introspection: resolveIntrospection(options.introspection),
     issuer: options.issuer,
     resource,
     resourceId: options.resource,
@@ -106,6 +123,17 @@ export function resolveOAuthOptions(options: McpOAuthOptions): ResolvedOAuthOpti
     algorithms,
     resourceName: options.resourceName,
   };
+}
+
+function resolveIntrospection(introspection: OAuthIntrospectionOptions | undefined): ResolvedOAuthOptions['introspection'] {
+  if (introspection === undefined) return undefined;
+  for (const key of ['clientId', 'clientSecret'] as const) {
+    if (typeof introspection?.[key] !== 'string' || introspection[key] === '') {
+      throw new TypeError(`Expected \`oauth.introspection.${key}\` to be a non-empty string: the credentials of the client this server introspects tokens as.`);
+    }
+  }
+  const endpoint = introspection.endpoint === undefined ? undefined : absoluteUrl(introspection.endpoint, 'oauth.introspection.endpoint', 'https://auth.example.com/introspect');
+  return { clientId: introspection.clientId, clientSecret: introspection.clientSecret, endpoint };
 }
 
 /** An https URL (http only on loopback, as OAuth 2.1 allows), without query or fragment. */

@@ -2,7 +2,8 @@ import { collectTools, withBackground, type ToolCollection } from '../../../src/
 import { bearerChallenge, metadataDocument, metadataPaths, metadataResponse, metadataUrl } from './metadata.js';
 import { resolveOAuthOptions, type McpOAuthOptions } from './options.js';
 import { scopeShortfall, scopesSupported, toolScopeTable } from './scopes.js';
-import { createTokenVerifier, type OAuthPrincipal } from './verify-token.js';
+import type { OAuthPrincipal } from './token-verdict.js';
+import { createTokenVerifier } from './verify-token.js';
 
 /** The OAuth side of an MCP HTTP handler: the metadata document, the token check and the scope check. */
 export interface OAuthResourceServer {

@@ -11,11 +11,17 @@ export interface LocalAuthorizationServer {
   close(): Promise<void>;
 }
 
-/** The clients it knows; each one's secret is its name twice. `brief` gets tokens that live three seconds. */
-export const CLIENTS = ['alice', 'bob', 'brief'] as const;
+/**
+ * The clients it knows; each one's secret is its name twice. `brief` gets tokens that live
+ * three seconds; `introspector` is the MCP server's own, for token introspection.
+ */
+export const CLIENTS = ['alice', 'bob', 'brief', 'introspector'] as const;
 export const ALL_SCOPES = 'toolbelt:read toolbelt:write toolbelt:shell';
 
-/** Starts the server on a free loopback port. Every resource indicator is a resource server taking all three scopes. */
+/**
+ * Starts the server on a free loopback port. Every resource indicator is a resource server
+ * taking all three scopes, with JWT access tokens, or opaque ones when it ends in `/opaque`.
+ */
 export async function startAuthorizationServer(): Promise<LocalAuthorizationServer> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -37,12 +43,13 @@ export async function startAuthorizationServer(): Promise<LocalAuthorizationServ
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      introspection: { enabled: true },
       resourceIndicators: {
         enabled: true,
         getResourceServerInfo: (_context: unknown, resourceIndicator: string) => ({
           scope: ALL_SCOPES,
           audience: resourceIndicator,
-          accessTokenFormat: 'jwt',
+          accessTokenFormat: resourceIndicator.endsWith('/opaque') ? 'opaque' : 'jwt',
           jwt: { sign: { alg: 'ES256' } },
         }),
       },
