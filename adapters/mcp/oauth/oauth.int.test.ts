@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createFileTools, createShellTools, createTaskListTools, Workspace, type ToolCollection } from '../../../src/index.js';
 import { listenMcpHttp, type McpHttpServer } from '../http-listen.js';
 import { createMcpHttpHandler } from '../http.js';
+import { startHttpCli } from '../test-support/http-cli.js';
 import { ALL_SCOPES, startAuthorizationServer, type LocalAuthorizationServer } from './test-support/authorization-server.js';
 
 let authorization: LocalAuthorizationServer;
@@ -234,6 +235,28 @@ describe('opaque access tokens, through token introspection (RFC 7662)', () => {
       expect(((await unknown.json()) as any).error.message).toBe('The access token is not active: the authorization server says it expired, was revoked or is unknown. Get a new one.');
     } finally {
       await handler.close();
+    }
+  });
+});
+
+describe('agent-toolbelt mcp --http --oauth-issuer URL --oauth-resource URL', () => {
+  it('starts on a non-loopback address with OAuth and no token, and serves the metadata, the 401 and the tools', async () => {
+    const port = await freePort();
+    const cliResource = `http://127.0.0.1:${port}/mcp`;
+    const cli = await startHttpCli(['--root', base, '--host', '0.0.0.0', '--port', String(port), '--oauth-issuer', authorization.issuer, '--oauth-resource', cliResource]);
+    try {
+      expect(cli.stderr()).toContain(`over Streamable HTTP at http://0.0.0.0:${port}/mcp, OAuth access tokens from ${authorization.issuer} required.`);
+      const metadata = await fetch(new URL('/.well-known/oauth-protected-resource/mcp', cliResource));
+      expect(await metadata.json()).toMatchObject({ resource: cliResource, authorization_servers: [authorization.issuer] });
+      const anonymous = await fetch(cliResource, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize });
+      expect(anonymous.status).toBe(401);
+      const token = await authorization.token('bob', { resource: cliResource, scope: 'toolbelt:read' });
+      const client = new Client({ name: 'oauth-cli-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(cliResource), { requestInit: { headers: bearer(token) } }));
+      clients.push(client);
+      expect((await client.callTool({ name: 'list_directory', arguments: { path: '.' } })).isError).toBeFalsy();
+    } finally {
+      await cli.stop();
     }
   });
 });
