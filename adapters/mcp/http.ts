@@ -25,7 +25,7 @@ export interface McpHttpOptions extends Omit<McpServerOptions, 'session'> {
   readonly token?: string;
   /**
    * Makes the endpoint an OAuth 2.1 resource server: every request carries an access token
-   * (a JWT) from `issuer` for `resource`; the token's scopes decide which tools it may call,
+   * from `issuer` for `resource`; the token's scopes decide which tools it may call,
    * and each session belongs to the token's subject. Instead of `token`. See oauth/README.md.
    */
   readonly oauth?: McpOAuthOptions;
@@ -71,7 +71,8 @@ interface OpenSession {
  * (task list, approvals, background jobs), closed when the client ends it (HTTP DELETE),
  * when it stays idle for `sessionIdleMs`, or on {@link McpHttpHandler.close}. Before any
  * request reaches a session: the `Host` and `Origin` headers are checked (DNS rebinding,
- * web pages), the bearer token when one is set, and the body's size. Mount it at one path.
+ * web pages), the bearer token or the OAuth access token when one is required, and the
+ * body's size. Mount it at one path (with `oauth`, route its metadata paths to it too).
  *
  * @example
  * // app/mcp/route.ts in Next.js

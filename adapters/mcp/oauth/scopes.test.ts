@@ -16,7 +16,8 @@ import {
   Workspace,
   type ToolCollection,
 } from '../../../src/index.js';
-import { defaultScopeNeed } from './scopes.js';
+import { bearerChallenge } from './metadata.js';
+import { defaultScopeNeed, scopeShortfall } from './scopes.js';
 
 let base: string;
 let collections: ToolCollection[];
@@ -58,5 +59,29 @@ describe('the scope each built-in tool needs', () => {
     expect(row('read')).toContain('the GitHub reads');
     expect(named(row('write')).sort()).toEqual([...needs.write!].sort());
     expect(named(row('shell'))).toEqual(needs.shell);
+  });
+});
+
+describe('scopeShortfall', () => {
+  const table = new Map([['read_file', 'toolbelt:read'], ['write_file', 'toolbelt:write'], ['run_shell', 'toolbelt:shell']]);
+  const callOf = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+
+  it('finds the first call in a batch that a scope is missing for, with every scope missing', () => {
+    const batch = [callOf(1, 'read_file'), callOf(2, 'write_file'), callOf(3, 'run_shell')];
+    expect(scopeShortfall(batch, table, new Set(['toolbelt:read']))).toEqual({ tool: 'write_file', id: 2, missing: ['toolbelt:write', 'toolbelt:shell'] });
+    expect(scopeShortfall(batch, table, new Set(['toolbelt:read', 'toolbelt:write', 'toolbelt:shell']))).toBeUndefined();
+  });
+
+  it('leaves other methods and tools the server does not have to the server', () => {
+    const none = new Set<string>();
+    expect(scopeShortfall({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, table, none)).toBeUndefined();
+    expect(scopeShortfall(callOf(1, 'no_such_tool'), table, none)).toBeUndefined();
+    expect(scopeShortfall(null, table, none)).toBeUndefined();
+  });
+});
+
+describe('bearerChallenge', () => {
+  it('quotes each parameter and replaces what a quoted value may not hold', () => {
+    expect(bearerChallenge({ error: 'invalid_token', error_description: 'say "hi" \\ now', scope: undefined })).toBe(`Bearer error="invalid_token", error_description="say 'hi' ' now"`);
   });
 });
