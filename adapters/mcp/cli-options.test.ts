@@ -19,6 +19,15 @@ describe('parseCli', () => {
     });
   });
 
+  it('reads the OAuth flags', () => {
+    expect(parseCli(['mcp', '--root', '.', '--http', '--host', '0.0.0.0', '--oauth-issuer', 'https://auth.example.com', '--oauth-resource', 'https://tools.example.com/mcp'])).toMatchObject({
+      options: { http: { host: '0.0.0.0', oauth: { issuer: 'https://auth.example.com', resource: 'https://tools.example.com/mcp' } } },
+    });
+    expect(parseCli(['mcp', '--root', '.', '--http', '--oauth-issuer', 'https://a.example', '--oauth-resource', 'https://t.example/mcp', '--oauth-jwks-uri', 'https://a.example/keys'])).toMatchObject({
+      options: { http: { oauth: { issuer: 'https://a.example', resource: 'https://t.example/mcp', jwksUri: 'https://a.example/keys' } } },
+    });
+  });
+
   it('has safe defaults', () => {
     expect(parseCli(['mcp', '--root', '.'])).toEqual({
       command: 'mcp',
@@ -41,7 +50,7 @@ describe('parseCli', () => {
   });
 
   it('explains every flag in --help', () => {
-    for (const flag of ['--root', '--read-only', '--allow', '--deny', '--no-shell', '--sandbox', '--keep-backups', '--background', '--github', '--skills', '--mode', '--ask-for-changes', '--http', '--host', '--port', '--token-file', '--allow-origin', '--help', '--version']) {
+    for (const flag of ['--root', '--read-only', '--allow', '--deny', '--no-shell', '--sandbox', '--keep-backups', '--background', '--github', '--skills', '--mode', '--ask-for-changes', '--http', '--host', '--port', '--token-file', '--allow-origin', '--oauth-issuer', '--oauth-resource', '--oauth-jwks-uri', '--help', '--version']) {
       expect(HELP_TEXT).toContain(flag);
     }
   });
@@ -62,6 +71,10 @@ describe('parseCli', () => {
     [['mcp', '--root', '.', '--http', '--port', 'eighty'], 'Expected `--port` to be a number from 0 to 65535, got `eighty`.'],
     [['mcp', '--root', '.', '--http', '--port', '70000'], 'Expected `--port` to be a number from 0 to 65535, got `70000`.'],
     [['mcp', '--root', '.', '--http', '--allow-origin', 'https://a.example/path'], 'Expected `--allow-origin` to list origins such as https://app.example.com (scheme, host and port, no path), got `https://a.example/path`.'],
+    [['mcp', '--root', '.', '--oauth-issuer', 'https://a.example'], '--oauth-issuer configures the HTTP server, which only `--http` starts. Add `--http` or drop it.'],
+    [['mcp', '--root', '.', '--http', '--oauth-issuer', 'https://a.example'], "OAuth needs both `--oauth-issuer URL` (the authorization server) and `--oauth-resource URL` (this server's address as clients reach it)."],
+    [['mcp', '--root', '.', '--http', '--oauth-issuer', 'https://a.example', '--oauth-resource', 'https://t.example/mcp', '--token-file', 't'], '`--token-file` and `--oauth-issuer` each say how requests prove who sends them. Keep one of them.'],
+    [['mcp', '--root', '.', '--http', '--oauth-issuer', 'auth.example.com', '--oauth-resource', 'https://t.example/mcp'], 'Expected `--oauth-issuer` to be a URL such as https://auth.example.com, got `auth.example.com`.'],
     [['mcp', '--root', '.', '--read-only', '--keep-backups'], '`--keep-backups` has nothing to do with `--read-only`: no file is changed. Drop one of them.'],
   ])('refuses %j with a message saying what to change', (args, message) => {
     expect(() => parseCli(args)).toThrow(new CliUsageError(message));

@@ -44,11 +44,19 @@ Options:
   --http                Serve over Streamable HTTP at http://HOST:PORT/mcp instead of
                         stdio, with a session of its own for each MCP client.
   --host HOST           The address --http listens on. Default: 127.0.0.1, this machine
-                        only; any other address needs a token.
+                        only; any other address needs a token or OAuth.
   --port N              The port --http listens on. Default: 8765; 0 picks a free one.
   --token-file FILE     With --http, every request must carry the token in FILE (or in
                         the TOOLBELT_MCP_TOKEN environment variable) as "Authorization:
                         Bearer TOKEN". At least 16 characters.
+  --oauth-issuer URL    With --http, accept OAuth access tokens (JWTs) from this
+                        authorization server instead of a token; needs --oauth-resource.
+                        Scopes: toolbelt:read (reading tools), toolbelt:write (changes),
+                        toolbelt:shell (run_shell).
+  --oauth-resource URL  This server's address as clients reach it, such as
+                        https://tools.example.com/mcp; tokens must be issued for it.
+  --oauth-jwks-uri URL  Where the issuer publishes its signing keys. Default: read from
+                        the issuer's metadata.
   --allow-origin LIST   Web origins that may call the --http server from a browser,
                         comma-separated or repeated: --allow-origin https://app.example.com.
                         Default: only pages served from this machine.
@@ -96,6 +104,8 @@ export interface McpCliHttpOptions {
   readonly port: number;
   readonly tokenFile?: string;
   readonly allowedOrigins: readonly string[];
+  /** Set with `--oauth-issuer` and `--oauth-resource`: access tokens from an authorization server. */
+  readonly oauth?: { readonly issuer: string; readonly resource: string; readonly jwksUri?: string };
 }
 
 /** A mistake on the command line; the message says what to change. */
@@ -122,6 +132,9 @@ const OPTIONS = {
   port: { type: 'string' },
   'token-file': { type: 'string' },
   'allow-origin': { type: 'string', multiple: true },
+  'oauth-issuer': { type: 'string' },
+  'oauth-resource': { type: 'string' },
+  'oauth-jwks-uri': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -166,7 +179,7 @@ export function parseCli(args: readonly string[]): CliCommand {
   if (values['ask-for-changes'] && values.mode !== 'ask') {
     throw new CliUsageError(`\`--ask-for-changes\` asks before every change, which \`--mode ${values.mode}\` decides otherwise. Drop one of them.`);
   }
-  const httpFlags = [values.host !== undefined && '--host', values.port !== undefined && '--port', values['token-file'] !== undefined && '--token-file', values['allow-origin'] && '--allow-origin'].filter(Boolean);
+  const httpFlags = [values.host !== undefined && '--host', values.port !== undefined && '--port', values['token-file'] !== undefined && '--token-file', values['allow-origin'] && '--allow-origin', ...oauthFlagNames(values)].filter(Boolean);
   if (!values.http && httpFlags.length > 0) {
     throw new CliUsageError(`${httpFlags.join(', ')} ${httpFlags.length === 1 ? 'configures' : 'configure'} the HTTP server, which only \`--http\` starts. Add \`--http\` or drop ${httpFlags.length === 1 ? 'it' : 'them'}.`);
   }
@@ -190,7 +203,7 @@ export function parseCli(args: readonly string[]): CliCommand {
   };
 }
 
-function httpOptions(values: { host?: string; port?: string; 'token-file'?: string; 'allow-origin'?: string[] }): McpCliHttpOptions {
+function httpOptions(values: { host?: string; port?: string; 'allow-origin'?: string[] } & OAuthFlags): McpCliHttpOptions {
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') throw new CliUsageError('Expected `--host` to be an address such as 127.0.0.1 or 0.0.0.0, got an empty one.');
   const port = values.port === undefined ? DEFAULT_HTTP_PORT : Number(values.port);
@@ -205,7 +218,28 @@ function httpOptions(values: { host?: string; port?: string; 'token-file'?: stri
   }
   const tokenFile = values['token-file'];
   if (tokenFile !== undefined && tokenFile.trim() === '') throw new CliUsageError('Expected `--token-file` to name a file, got an empty name.');
-  return { host, port, ...(tokenFile === undefined ? {} : { tokenFile }), allowedOrigins: origins };
+  const oauth = oauthOptions(values);
+  return { host, port, ...(tokenFile === undefined ? {} : { tokenFile }), allowedOrigins: origins, ...(oauth === undefined ? {} : { oauth }) };
+}
+
+type OAuthFlags = { 'token-file'?: string; 'oauth-issuer'?: string; 'oauth-resource'?: string; 'oauth-jwks-uri'?: string };
+
+function oauthFlagNames(values: OAuthFlags): string[] {
+  return (['oauth-issuer', 'oauth-resource', 'oauth-jwks-uri'] as const).filter((flag) => values[flag] !== undefined).map((flag) => `--${flag}`);
+}
+
+/** The OAuth flags, checked as URLs here; the handler checks the rest (https off loopback). */
+function oauthOptions(values: OAuthFlags): McpCliHttpOptions['oauth'] {
+  const { 'oauth-issuer': issuer, 'oauth-resource': resource, 'oauth-jwks-uri': jwksUri } = values;
+  if (issuer === undefined && resource === undefined && jwksUri === undefined) return undefined;
+  if (issuer === undefined || resource === undefined) {
+    throw new CliUsageError('OAuth needs both `--oauth-issuer URL` (the authorization server) and `--oauth-resource URL` (this server\'s address as clients reach it).');
+  }
+  if (values['token-file'] !== undefined) throw new CliUsageError('`--token-file` and `--oauth-issuer` each say how requests prove who sends them. Keep one of them.');
+  for (const [flag, value] of [['--oauth-issuer', issuer], ['--oauth-resource', resource], ['--oauth-jwks-uri', jwksUri]] as const) {
+    if (value !== undefined && !URL.canParse(value)) throw new CliUsageError(`Expected \`${flag}\` to be a URL such as https://auth.example.com, got \`${value}\`.`);
+  }
+  return { issuer, resource, ...(jwksUri === undefined ? {} : { jwksUri }) };
 }
 
 function splitList(values: string[] | undefined, flag: string): string[] | undefined {

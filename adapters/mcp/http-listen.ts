@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { ToolCollection } from '../../src/index.js';
 import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http.js';
 import { isLoopbackHost } from './http-security.js';
+import { metadataPathsOf } from './oauth/index.js';
 
 /** A running {@link listenMcpHttp} server. */
 export interface McpHttpServer {
@@ -25,7 +26,7 @@ export interface McpListenOptions extends McpHttpOptions {
 
 /**
  * Listens for MCP clients over Streamable HTTP on its own Node.js server, at `path`. On
- * loopback by default; any other address needs a `token`, since whoever reaches the port
+ * loopback by default; any other address needs a `token` or `oauth`, since whoever reaches the port
  * could otherwise run the tools.
  *
  * @example
@@ -34,15 +35,17 @@ export interface McpListenOptions extends McpHttpOptions {
  */
 export async function listenMcpHttp(collections: readonly ToolCollection[], options: McpListenOptions = {}): Promise<McpHttpServer> {
   const { host = '127.0.0.1', port = 0, path = '/mcp', ...handlerOptions } = options;
-  if (!isLoopbackHost(host) && handlerOptions.token === undefined) {
+  if (!isLoopbackHost(host) && handlerOptions.token === undefined && handlerOptions.oauth === undefined) {
     throw new TypeError(
-      `Refusing to listen on \`${host}\` without a token: anyone who can reach that address could run the tools. Set a token (\`--token-file FILE\` or TOOLBELT_MCP_TOKEN), or listen on 127.0.0.1.`,
+      `Refusing to listen on \`${host}\` without a token: anyone who can reach that address could run the tools. Set a token (\`--token-file FILE\` or TOOLBELT_MCP_TOKEN) or OAuth (\`--oauth-issuer URL --oauth-resource URL\`), or listen on 127.0.0.1.`,
     );
   }
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new TypeError(`Expected the \`port\` option to be an integer from 0 to 65535, got \`${String(port)}\`.`);
   const handler = createMcpHttpHandler(collections, handlerOptions);
+  // With OAuth, the metadata document is served beside the endpoint, at /.well-known/….
+  const paths = new Set([path, ...(handlerOptions.oauth === undefined ? [] : metadataPathsOf(handlerOptions.oauth))]);
   const server = createServer((request, response) => {
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) {
+    if (!paths.has(new URL(request.url ?? '/', 'http://localhost').pathname)) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end(`Not found; the MCP endpoint is ${path}.\n`);
       return;
     }

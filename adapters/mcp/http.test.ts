@@ -218,7 +218,7 @@ describe('Streamable HTTP', () => {
 
   it('refuses to listen on an address other machines reach without a token', async () => {
     await expect(serve({ host: '0.0.0.0' })).rejects.toThrow(
-      'Refusing to listen on `0.0.0.0` without a token: anyone who can reach that address could run the tools. Set a token (`--token-file FILE` or TOOLBELT_MCP_TOKEN), or listen on 127.0.0.1.',
+      'Refusing to listen on `0.0.0.0` without a token: anyone who can reach that address could run the tools. Set a token (`--token-file FILE` or TOOLBELT_MCP_TOKEN) or OAuth (`--oauth-issuer URL --oauth-resource URL`), or listen on 127.0.0.1.',
     );
     const server = await serve({ host: '0.0.0.0', token: TOKEN });
     const { client } = await connect(new URL(server.url.href.replace('0.0.0.0', '127.0.0.1')), { token: TOKEN });

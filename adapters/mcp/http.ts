@@ -5,6 +5,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createSession, type Session, type ToolCollection } from '../../src/index.js';
 import { carriesToken, refusedOrigin, type RequestPolicy } from './http-security.js';
 import { answerNodeRequest } from './node-request.js';
+import { createOAuthResourceServer, type McpOAuthOptions, type OAuthResourceServer } from './oauth/index.js';
 import { createMcpServer } from './server.js';
 import type { McpServerOptions } from './server-options.js';
 
@@ -22,11 +23,17 @@ export interface McpHttpOptions extends Omit<McpServerOptions, 'session'> {
    * reach nothing. Needed to listen on an address other machines can reach.
    */
   readonly token?: string;
+  /**
+   * Makes the endpoint an OAuth 2.1 resource server: every request carries an access token
+   * from `issuer` for `resource`; the token's scopes decide which tools it may call,
+   * and each session belongs to the token's subject. Instead of `token`. See oauth/README.md.
+   */
+  readonly oauth?: McpOAuthOptions;
   /** Web origins allowed to call besides this machine's own (`https://app.example.com`). @default [] */
   readonly allowedOrigins?: readonly string[];
   /**
    * `Host` header names accepted besides loopback ones.
-   * @default none without a token (only `localhost`, `127.0.0.1`, `[::1]`); any host with one
+   * @default none without a token or `oauth` (only `localhost`, `127.0.0.1`, `[::1]`); any host with one
    */
   readonly allowedHosts?: readonly string[];
   /** @default {@link DEFAULT_MAX_BODY_BYTES} */
@@ -52,6 +59,8 @@ export interface McpHttpHandler {
 interface OpenSession {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly session: Session;
+  /** The OAuth subject that started the session; only it may use the session. */
+  readonly subject: string | undefined;
   lastActive: number;
   openStreams: number;
 }
@@ -62,7 +71,8 @@ interface OpenSession {
  * (task list, approvals, background jobs), closed when the client ends it (HTTP DELETE),
  * when it stays idle for `sessionIdleMs`, or on {@link McpHttpHandler.close}. Before any
  * request reaches a session: the `Host` and `Origin` headers are checked (DNS rebinding,
- * web pages), the bearer token when one is set, and the body's size. Mount it at one path.
+ * web pages), the bearer token or the OAuth access token when one is required, and the
+ * body's size. Mount it at one path (with `oauth`, route its metadata paths to it too).
  *
  * @example
  * // app/mcp/route.ts in Next.js
@@ -70,11 +80,13 @@ interface OpenSession {
  * export const GET = handler.handleRequest, POST = handler.handleRequest, DELETE = handler.handleRequest;
  */
 export function createMcpHttpHandler(collections: readonly ToolCollection[], options: McpHttpOptions = {}): McpHttpHandler {
-  const { token, allowedOrigins = [], allowedHosts, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, maxSessions = DEFAULT_MAX_SESSIONS, sessionIdleMs = DEFAULT_SESSION_IDLE_MS, ...serverOptions } = options;
+  const { token, oauth: oauthOptions, allowedOrigins = [], allowedHosts, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, maxSessions = DEFAULT_MAX_SESSIONS, sessionIdleMs = DEFAULT_SESSION_IDLE_MS, ...serverOptions } = options;
   validateHttpOptions(options);
   // Fails now, not at the first initialize, when an option of the server is wrong.
   void createMcpServer(collections, serverOptions);
-  const gate: RequestGate = { policy: { allowedHosts: allowedHosts ?? (token === undefined ? [] : undefined), allowedOrigins }, token, maxBodyBytes };
+  const oauth = oauthOptions === undefined ? undefined : createOAuthResourceServer(oauthOptions, collections, serverOptions.background);
+  const authenticated = token !== undefined || oauth !== undefined;
+  const gate: RequestGate = { policy: { allowedHosts: allowedHosts ?? (authenticated ? undefined : []), allowedOrigins }, token, oauth, maxBodyBytes };
   const sessions = new Map<string, OpenSession>();
   const sweep = setInterval(() => {
     const cutoff = Date.now() - sessionIdleMs;
@@ -83,11 +95,15 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
   sweep.unref();
 
   async function handleRequest(request: Request): Promise<Response> {
+    const metadata = oauth?.answerMetadata(request);
+    if (metadata !== undefined) return metadata;
     const admitted = await admitRequest(request, gate);
     if ('refusal' in admitted) return admitted.refusal;
-    const { parsedBody } = admitted;
+    const { parsedBody, subject } = admitted;
     const id = request.headers.get('mcp-session-id');
-    const open = id === null ? undefined : sessions.get(id);
+    const found = id === null ? undefined : sessions.get(id);
+    // Another subject's session is answered as one that does not exist: its id reveals nothing.
+    const open = found?.subject === subject ? found : undefined;
     if (id !== null && open === undefined) return errorResponse(404, `There is no session \`${id}\` (it ended or expired); start a new one with initialize.`, {}, -32001);
     if (open !== undefined) {
       open.lastActive = Date.now();
@@ -102,17 +118,17 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
     if (sessions.size >= maxSessions && !closeIdlest(sessions)) {
       return errorResponse(503, `This server keeps at most ${maxSessions} session${maxSessions === 1 ? '' : 's'} open, and each is busy with a call; try again when one has finished.`, { 'Retry-After': '60' });
     }
-    return startSession(request, parsedBody);
+    return startSession(request, parsedBody, subject);
   }
 
-  async function startSession(request: Request, parsedBody: unknown): Promise<Response> {
+  async function startSession(request: Request, parsedBody: unknown, subject: string | undefined): Promise<Response> {
     const session = createSession();
     const server = createMcpServer(collections, { ...serverOptions, session });
     let opened: OpenSession | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
-        opened = { transport, session, lastActive: Date.now(), openStreams: 0 };
+        opened = { transport, session, subject, lastActive: Date.now(), openStreams: 0 };
         sessions.set(id, opened);
       },
     });
@@ -145,29 +161,37 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
 interface RequestGate {
   readonly policy: RequestPolicy;
   readonly token: string | undefined;
+  readonly oauth: OAuthResourceServer | undefined;
   readonly maxBodyBytes: number;
 }
 
 /**
  * The answer for a request refused before it reaches a session (its origin, its token, its
- * body's size or syntax), or the body it sent, parsed (`undefined` when it is not a POST).
+ * body's size or syntax, its scopes), or the body it sent, parsed (`undefined` when it is not
+ * a POST), with the OAuth subject it speaks for.
  */
-async function admitRequest(request: Request, gate: RequestGate): Promise<{ readonly refusal: Response } | { readonly parsedBody: unknown }> {
-  const { policy, token, maxBodyBytes } = gate;
+async function admitRequest(request: Request, gate: RequestGate): Promise<{ readonly refusal: Response } | { readonly parsedBody: unknown; readonly subject?: string }> {
+  const { policy, token, oauth, maxBodyBytes } = gate;
   const refusal = refusedOrigin(request.headers, policy);
   if (refusal !== undefined) return { refusal: errorResponse(403, refusal) };
   if (token !== undefined && !carriesToken(request.headers.get('authorization'), token)) {
     return { refusal: errorResponse(401, 'This server needs its token: send `Authorization: Bearer <token>` with every request.', { 'WWW-Authenticate': 'Bearer realm="agent-toolbelt"' }) };
   }
-  if (request.method !== 'POST') return { parsedBody: undefined };
+  const authenticated = oauth === undefined ? undefined : await oauth.authenticate(request);
+  if (authenticated !== undefined && 'refusal' in authenticated) return authenticated;
+  const subject = authenticated?.principal.subject;
+  if (request.method !== 'POST') return { parsedBody: undefined, subject };
   const declared = Number(request.headers.get('content-length') ?? 0);
   const body = declared > maxBodyBytes ? undefined : await readBody(request.body, maxBodyBytes);
   if (body === undefined) return { refusal: errorResponse(413, `The request body is larger than ${maxBodyBytes.toLocaleString('en-US')} bytes, the most this server accepts.`) };
+  let parsedBody: unknown;
   try {
-    return { parsedBody: JSON.parse(body) };
+    parsedBody = JSON.parse(body);
   } catch {
     return { refusal: errorResponse(400, 'The request body is not JSON; send a JSON-RPC message.', {}, -32700) };
   }
+  const insufficient = authenticated === undefined ? undefined : oauth?.authorize(authenticated.principal, parsedBody);
+  return insufficient === undefined ? { parsedBody, subject } : { refusal: insufficient };
 }
 
 /**
@@ -231,6 +255,9 @@ function errorResponse(status: number, message: string, headers: Record<string, 
 }
 
 function validateHttpOptions(options: McpHttpOptions): void {
+  if (options.token !== undefined && options.oauth !== undefined) {
+    throw new TypeError('Give either the `token` option (one shared token) or `oauth` (access tokens from an authorization server), not both.');
+  }
   if (options.token !== undefined && (typeof options.token !== 'string' || options.token.trim().length < 16)) {
     throw new TypeError('Expected the `token` option to be a string of at least 16 characters (a random one: `openssl rand -hex 32`).');
   }

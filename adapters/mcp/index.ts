@@ -8,3 +8,5 @@ export { listenMcpHttp } from './http-listen.js';
 export type { McpHttpServer, McpListenOptions } from './http-listen.js';
 export { DEFAULT_ELICITATION_TIMEOUT_MS } from './elicitation.js';
 export { toCallToolResult } from './tool-listing.js';
+export { DEFAULT_CLOCK_TOLERANCE_SECONDS, DEFAULT_OAUTH_ALGORITHMS, DEFAULT_OAUTH_SCOPES, PROTECTED_RESOURCE_METADATA_PATH } from './oauth/index.js';
+export type { McpOAuthOptions, OAuthIntrospectionOptions, OAuthScopeNeed } from './oauth/index.js';

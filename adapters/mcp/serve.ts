@@ -86,6 +86,7 @@ async function serveOverHttp(collections: ToolCollection[], serverOptions: McpSe
     port: http.port,
     allowedOrigins: http.allowedOrigins,
     ...(token === undefined ? {} : { token }),
+    ...(http.oauth === undefined ? {} : { oauth: http.oauth }),
   });
   let closing = false;
   const shutdown = async () => {
@@ -96,5 +97,5 @@ async function serveOverHttp(collections: ToolCollection[], serverOptions: McpSe
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
-  process.stderr.write(`agent-toolbelt: serving ${shown} over Streamable HTTP at ${running.url.href}${token === undefined ? '' : ', token required'}.\n`);
+  process.stderr.write(`agent-toolbelt: serving ${shown} over Streamable HTTP at ${running.url.href}${token === undefined ? '' : ', token required'}${http.oauth === undefined ? '' : `, OAuth access tokens from ${http.oauth.issuer} required`}.\n`);
 }
