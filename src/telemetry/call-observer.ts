@@ -25,11 +25,25 @@ export type RefusedBy = 'input' | 'policy' | 'mode';
 
 /** The observer of a call, or `undefined` when nothing records (a promise only until the OpenTelemetry API has loaded once). */
 export function observeCall(tool: ToolDefinition<any>, rawInput: unknown, options: ObservedCallOptions): CallObserver | undefined | Promise<CallObserver | undefined> {
-  if (options.telemetry?.enabled === false) return options.onAudit === undefined ? undefined : new CallObserver(tool, rawInput, options, undefined);
-  const api = openTelemetryApi();
-  if (api === null) return options.onAudit === undefined ? undefined : new CallObserver(tool, rawInput, options, undefined);
-  if (api instanceof Promise) return api.then((loaded) => (loaded === null && options.onAudit === undefined ? undefined : new CallObserver(tool, rawInput, options, loaded ?? undefined)));
-  return new CallObserver(tool, rawInput, options, api);
+  const api = options.telemetry?.enabled === false ? null : openTelemetryApi();
+  if (api instanceof Promise) return api.then((loaded) => observer(tool, rawInput, options, loaded));
+  return observer(tool, rawInput, options, api);
+}
+
+function observer(tool: ToolDefinition<any>, rawInput: unknown, options: ObservedCallOptions, api: OpenTelemetryApi | null): CallObserver | undefined {
+  const recording = api !== null && (options.telemetry?.tracerProvider !== undefined || options.telemetry?.meterProvider !== undefined || !nothingRegistered(api));
+  if (!recording && options.onAudit === undefined) return undefined;
+  return new CallObserver(tool, rawInput, options, recording ? api : undefined);
+}
+
+/**
+ * True while the host has registered no tracer and no meter provider: the API then hands out
+ * its no-op providers, and a call need not make a span nobody records. Read from the API's own
+ * classes; when they cannot be told apart, the call is traced as usual (correct, only slower).
+ */
+function nothingRegistered(api: OpenTelemetryApi): boolean {
+  const delegate = (api.trace.getTracerProvider() as { getDelegate?: () => object }).getDelegate?.();
+  return delegate?.constructor.name === 'NoopTracerProvider' && api.metrics.getMeterProvider().constructor.name === 'NoopMeterProvider';
 }
 
 /** One call, observed from its start to its result. */
