@@ -62,7 +62,7 @@ export { createJsonlAuditSink } from './telemetry/jsonl-audit-sink.js';
 export type { JsonlAuditSink, JsonlAuditSinkOptions } from './telemetry/jsonl-audit-sink.js';
 export { AUDIT_FAILED_WARNING_CODE } from './telemetry/audit-failure.js';
 export type { AuditApproval, AuditListener, AuditOutcome, AuditRecord } from './telemetry/audit-record.js';
-export { useOpenTelemetryApi } from './telemetry/open-telemetry.js';
+export { useOpenTelemetryApi } from './telemetry/use-open-telemetry.js';
 export { assertCallRecordingOptions, recordingOptions } from './telemetry/options.js';
 export type { CallRecordingOptions, MeterProviderLike, TelemetryOptions, TracerProviderLike } from './telemetry/options.js';
 

@@ -18,7 +18,8 @@ import { ProgressReporter, type ProgressListener } from './progress.js';
 import type { Session } from './session.js';
 import { repairInput } from './model-inputs/repair-input.js';
 import { normalizeOutput, type ToolDefinition, type ToolResult } from './tool.js';
-import { observeCall, type CallObserver, type RefusedBy } from './telemetry/call-observer.js';
+import type { RefusedBy } from './telemetry/audit-record.js';
+import { observeCall, type CallObserver } from './telemetry/call-observer.js';
 import { assertCallRecordingOptions, type CallRecordingOptions } from './telemetry/options.js';
 
 /** How one call runs, and how it is recorded (`telemetry`, `onAudit`, `subject`: see {@link CallRecordingOptions}). */

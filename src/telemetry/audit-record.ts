@@ -5,6 +5,9 @@
 import { createHash } from 'node:crypto';
 import type { ToolKind } from '../tool.js';
 
+/** Where a call that did not run was stopped, as `prepareToolCall` says. */
+export type RefusedBy = 'input' | 'policy' | 'mode';
+
 /** How a call ended, for the audit record and the `error.type` of its span. */
 export type AuditOutcome = 'ok' | 'error' | 'invalid_input' | 'refused' | 'denied' | 'no_approver' | 'cancelled' | 'failed';
 

@@ -7,7 +7,7 @@ import type { ApprovalDecision, ApprovalRequest } from '../approval.js';
 import type { Session } from '../session.js';
 import type { ToolDefinition, ToolKind, ToolResult } from '../tool.js';
 import { reportAuditFailure } from './audit-failure.js';
-import { changesSomething, decisionType, denialReason, inputDigest, pathsWritten, type AuditApproval, type AuditRecord, type AuditOutcome } from './audit-record.js';
+import { changesSomething, decisionType, denialReason, inputDigest, pathsWritten, type AuditApproval, type AuditRecord, type AuditOutcome, type RefusedBy } from './audit-record.js';
 import { CallTrace } from './call-trace.js';
 import { openTelemetryApi, type OpenTelemetryApi } from './open-telemetry.js';
 import type { CallRecordingOptions } from './options.js';
@@ -19,9 +19,6 @@ export interface ObservedCallOptions extends CallRecordingOptions {
   readonly signal?: AbortSignal;
   readonly approved?: boolean;
 }
-
-/** Where a call that did not run was stopped, as `prepareToolCall` says. */
-export type RefusedBy = 'input' | 'policy' | 'mode';
 
 /** The observer of a call, or `undefined` when nothing records (a promise only until the OpenTelemetry API has loaded once). */
 export function observeCall(tool: ToolDefinition<any>, rawInput: unknown, options: ObservedCallOptions): CallObserver | undefined | Promise<CallObserver | undefined> {

@@ -23,19 +23,8 @@ export function openTelemetryApi(): OpenTelemetryApi | null | Promise<OpenTeleme
   return loading;
 }
 
-/**
- * Hands the API over explicitly, for hosts whose bundler cannot resolve an optional import
- * (`import * as otel from '@opentelemetry/api'; useOpenTelemetryApi(otel)`), or `null` to
- * switch recording off for the process.
- *
- * @example
- * import * as otel from '@opentelemetry/api';
- * useOpenTelemetryApi(otel);
- */
-export function useOpenTelemetryApi(api: unknown): void {
-  if (api !== null && (typeof api !== 'object' || typeof (api as Partial<OpenTelemetryApi>).trace?.getTracer !== 'function')) {
-    throw new TypeError(`Expected the \`@opentelemetry/api\` module (\`import * as otel from '@opentelemetry/api'\`) or null, got ${typeof api}.`);
-  }
+/** Sets what {@link openTelemetryApi} answers from now on (see `useOpenTelemetryApi`). */
+export function setOpenTelemetryApi(api: unknown): void {
   loaded = api as OpenTelemetryApi | null;
   loading = Promise.resolve(loaded);
 }
