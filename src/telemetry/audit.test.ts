@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFileTools, createJsonlAuditSink, createSession, createShellTools, runTool, Workspace, type AuditRecord, type ToolCollection, type ToolDefinition } from '../index.js';
-import { inputDigest } from './audit-record.js';
+import { inputDigest, pathsWritten } from './audit-record.js';
 
 const tool = (collection: ToolCollection, name: string): ToolDefinition<any> => collection.tools.find((candidate) => candidate.name === name)!;
 
@@ -66,6 +66,13 @@ describe('the audit trail', () => {
     expect(records[4]!.inputDigest).toBe(records[5]!.inputDigest);
     expect(records[0]!.inputDigest).toBe(inputDigest({ new_string: 'gamma', old_string: 'beta', path: 'notes.txt' }));
     expect(await readFile(path.join(root, 'moved.txt'), 'utf8')).toBe('new\n');
+  });
+
+  it('reads the paths written from what the tools report', () => {
+    expect(pathsWritten('edit', { path: 'a.ts', unchanged: true })).toEqual([]);
+    expect(pathsWritten('edit', { files: [{ path: 'a.ts', action: 'updated' }, { path: 'b.ts', action: 'moved', movedTo: 'c.ts' }] })).toEqual(['a.ts', 'b.ts', 'c.ts']);
+    expect(pathsWritten('read', { path: 'a.ts' })).toEqual([]);
+    expect(pathsWritten('execute', { command: 'ls' })).toEqual([]);
   });
 
   it('digests equal inputs equally whatever the order of their keys', () => {
