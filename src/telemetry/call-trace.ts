@@ -4,7 +4,7 @@
  * the approval asked and its decision, a background start and a cancellation; a failed call
  * gets `error.type`, status ERROR and, for an unexpected error, the exception event.
  */
-import type { Attributes, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import type { ApprovalDecision, ApprovalRequest } from '../approval.js';
 import type { ToolDefinition } from '../tool.js';
 import { decisionType, denialReason, type AuditOutcome } from './audit-record.js';
@@ -29,7 +29,7 @@ export class CallTrace {
   readonly #call: CurrentCall | undefined;
   readonly #options: TelemetryOptions;
 
-  private constructor(api: OpenTelemetryApi, span: Span, metrics: ToolMetrics, tool: ToolDefinition<any>, parent: ReturnType<OpenTelemetryApi['context']['active']>, options: TelemetryOptions) {
+  private constructor(api: OpenTelemetryApi, span: Span, metrics: ToolMetrics, tool: ToolDefinition<any>, parent: Context, options: TelemetryOptions) {
     this.#span = span;
     this.#metrics = metrics;
     this.#metricAttributes = { [names.OPERATION_NAME]: names.EXECUTE_TOOL, [names.TOOL_NAME]: tool.name };
