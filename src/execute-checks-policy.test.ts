@@ -70,6 +70,7 @@ describe('executeChecksPolicy: the policy check runs only before someone is aske
     expect(await prepareToolCall(tool, { path: '/x' }, { session })).toEqual({
       status: 'done',
       result: { text: '`/x` is outside the workspace.', isError: true },
+      refusedBy: 'policy',
       refusedRequest: expect.objectContaining({ toolName: 'change_thing', input: { path: '/x' } }),
     });
     expect((await prepareToolCall(tool, { path: 'c.txt' }, { session })).status).toBe('needs-approval');

@@ -58,6 +58,13 @@ export { collectContext, collectInstructions, collectTools } from './context.js'
 export { assertCollections } from './argument-checks.js';
 export { describeToolCall } from './describe-call.js';
 export { NO_APPROVER_WARNING_CODE } from './no-approver-warning.js';
+export { createJsonlAuditSink } from './telemetry/jsonl-audit-sink.js';
+export type { JsonlAuditSink, JsonlAuditSinkOptions } from './telemetry/jsonl-audit-sink.js';
+export { AUDIT_FAILED_WARNING_CODE } from './telemetry/audit-failure.js';
+export type { AuditApproval, AuditListener, AuditOutcome, AuditRecord } from './telemetry/audit-record.js';
+export { useOpenTelemetryApi } from './telemetry/use-open-telemetry.js';
+export { assertCallRecordingOptions, recordingOptions } from './telemetry/options.js';
+export type { CallRecordingOptions, MeterProviderLike, TelemetryOptions, TracerProviderLike } from './telemetry/options.js';
 
 // Errors
 export { ToolError } from './errors/tool-error.js';

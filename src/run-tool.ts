@@ -18,9 +18,12 @@ import { ProgressReporter, type ProgressListener } from './progress.js';
 import type { Session } from './session.js';
 import { repairInput } from './model-inputs/repair-input.js';
 import { normalizeOutput, type ToolDefinition, type ToolResult } from './tool.js';
+import type { RefusedBy } from './telemetry/audit-record.js';
+import { observeCall, type CallObserver } from './telemetry/call-observer.js';
+import { assertCallRecordingOptions, type CallRecordingOptions } from './telemetry/options.js';
 
-/** How one call runs. */
-export interface RunToolOptions {
+/** How one call runs, and how it is recorded (`telemetry`, `onAudit`, `subject`: see {@link CallRecordingOptions}). */
+export interface RunToolOptions extends CallRecordingOptions {
   readonly session: Session;
   readonly toolCallId?: string;
   /** Cancels the call; the tool stops and returns what it has. */
@@ -59,6 +62,8 @@ export type PreparedCall =
   | {
       readonly status: 'done';
       readonly result: RunToolResult;
+      /** What stopped the call: its input (bad arguments), the tool's policy, or the approval mode. */
+      readonly refusedBy: RefusedBy;
       /**
        * Set when the policy refused a call that would otherwise have asked for approval: what
        * the person would have been asked. A host that decides about a whole batch before any
@@ -81,10 +86,10 @@ export async function prepareToolCall(
   options: Omit<RunToolOptions, 'approve' | 'signal'>,
 ): Promise<PreparedCall> {
   const repaired = repairInput(tool.name, tool.input, tool.aliases, rawInput);
-  if (repaired.refusal !== undefined) return { status: 'done', result: { text: repaired.refusal, isError: true } };
+  if (repaired.refusal !== undefined) return { status: 'done', result: { text: repaired.refusal, isError: true }, refusedBy: 'input' };
   const parsed = tool.input.safeParse(repaired.input);
   if (!parsed.success) {
-    return { status: 'done', result: { text: withNotes(formatInputError(tool.name, parsed.error), repaired.notes), isError: true } };
+    return { status: 'done', result: { text: withNotes(formatInputError(tool.name, parsed.error), repaired.notes), isError: true }, refusedBy: 'input' };
   }
   const prepared = await decideCall(tool, parsed.data as Record<string, unknown>, options);
   if (repaired.notes.length === 0) return prepared;
@@ -110,12 +115,12 @@ async function decideCall(tool: ToolDefinition<any>, input: Record<string, unkno
   const refusal = await tool.checkPolicy?.(input, { session: options.session });
   if (refusal !== undefined) {
     const asks = !options.approved && (early ?? (await decide())).type === 'ask';
-    return { status: 'done', result: { text: refusal, isError: true }, ...(asks ? { refusedRequest: approvalRequest(tool, input, options.toolCallId ?? '') } : {}) };
+    return { status: 'done', result: { text: refusal, isError: true }, refusedBy: 'policy', ...(asks ? { refusedRequest: approvalRequest(tool, input, options.toolCallId ?? '') } : {}) };
   }
   if (options.approved) return { status: 'ready', input };
 
   const verdict = early ?? (await decide());
-  if (verdict.type === 'refuse') return { status: 'done', result: { text: verdict.text, isError: true } };
+  if (verdict.type === 'refuse') return { status: 'done', result: { text: verdict.text, isError: true }, refusedBy: 'mode' };
   if (verdict.type === 'run') return { status: 'ready', input };
   return { status: 'needs-approval', input, request: approvalRequest(tool, input, options.toolCallId ?? '') };
 }
@@ -134,30 +139,53 @@ async function decideCall(tool: ToolDefinition<any>, input: Record<string, unkno
  */
 export async function runTool(tool: ToolDefinition<any>, rawInput: unknown, options: RunToolOptions): Promise<RunToolResult> {
   assertRunToolArguments(tool, options);
-  if (!options.queued) {
-    const result = await withCallOrder(options.session, tool.kind, options.signal, () => runTool(tool, rawInput, { ...options, queued: true }));
-    return result ?? { text: `${tool.name} was cancelled before it started.`, isError: true };
-  }
+  if (options.telemetry !== undefined || options.onAudit !== undefined || options.subject !== undefined) assertCallRecordingOptions(options);
+  const observing = observeCall(tool, rawInput, options);
+  const observer = observing instanceof Promise ? await observing : observing;
+  if (observer === undefined) return runInOrder(tool, rawInput, options);
+  return observer.finish(await observer.run(() => runInOrder(tool, rawInput, options, observer)));
+}
+
+/** Takes the call's place in the session's call order (unless the caller holds it), then runs it. */
+async function runInOrder(tool: ToolDefinition<any>, rawInput: unknown, options: RunToolOptions, observer?: CallObserver): Promise<RunToolResult> {
+  if (options.queued) return runQueued(tool, rawInput, options, observer);
+  const result = await withCallOrder(options.session, tool.kind, options.signal, () => runQueued(tool, rawInput, options, observer));
+  return result ?? { text: `${tool.name} was cancelled before it started.`, isError: true };
+}
+
+/** {@link runTool} in the call's place: parse, policy, approval, execute. */
+async function runQueued(tool: ToolDefinition<any>, rawInput: unknown, options: RunToolOptions, observer: CallObserver | undefined): Promise<RunToolResult> {
   const toolCallId = options.toolCallId ?? '';
   try {
     const prepared = await prepareToolCall(tool, rawInput, options);
-    if (prepared.status === 'done') return prepared.result;
+    if (prepared.status === 'done') {
+      observer?.refused(prepared.refusedBy);
+      return prepared.result;
+    }
+    observer?.ready(prepared.input, prepared.status === 'needs-approval');
 
     let input = prepared.input;
     if (prepared.status === 'needs-approval') {
       if (options.approve === undefined) {
+        observer?.decided('unavailable');
         warnNoApprover(tool.name);
         return { text: noApproverText(tool.name), isError: true };
       }
+      observer?.asked(prepared.request);
       const decision = await options.approve(prepared.request);
+      observer?.decided(decision);
       if (decision === 'deny') return { text: denialText(tool.name), isError: true };
       if (decision === 'always') rememberApproval(options.session, tool, input);
       else if (typeof decision === 'object' && decision.type === 'deny') {
         return { text: denialText(tool.name, decision.reason), isError: true };
       } else if (typeof decision === 'object' && decision.type === 'edit') {
         const edited = await prepareToolCall(tool, decision.input, { ...options, approved: true });
-        if (edited.status === 'done') return edited.result;
+        if (edited.status === 'done') {
+          observer?.refused(edited.refusedBy);
+          return edited.result;
+        }
         input = edited.input;
+        observer?.ready(input, false);
       } else if (decision !== 'approve') {
         throw new TypeError(`Expected an approval decision, got ${JSON.stringify(decision)}.`);
       }

@@ -2,6 +2,7 @@ import type { ApprovalDecision, ApprovalMode, ApprovalOverrides, ApprovalRequest
 import type { ProgressListener } from './progress.js';
 import { errorResult, prepareToolCall, runTool, type RunToolResult } from './run-tool.js';
 import type { Session } from './session.js';
+import { recordingOptions, type CallRecordingOptions } from './telemetry/options.js';
 import { normalizeOutput, type ToolDefinition, type ToolKind, type ToolResult } from './tool.js';
 
 /** A model's call as an adapter read it from its API: the id, the tool name, the arguments as sent. */
@@ -38,7 +39,7 @@ export interface CallOutcome {
 }
 
 /** What {@link dispatchToolCalls} needs: the tools by the name the model calls them, and how calls run. */
-export interface DispatchOptions {
+export interface DispatchOptions extends CallRecordingOptions {
   readonly tools: ReadonlyMap<string, ToolDefinition<any>>;
   readonly session: Session;
   /** Asks while the dispatch waits; without it, calls that need approval come back pending. */
@@ -98,7 +99,7 @@ async function runCall(call: ModelToolCall, options: DispatchOptions): Promise<C
   const read = (options.readInput ?? readToolCallArguments)(call, tool);
   if ('error' in read) return { result: { text: read.error, isError: true } };
 
-  const base = { session: options.session, toolCallId: call.callId, mode: options.mode, needsApproval: options.needsApproval };
+  const base = { session: options.session, toolCallId: call.callId, mode: options.mode, needsApproval: options.needsApproval, ...recordingOptions(options) };
   if (tool.answeredByClient !== undefined || options.onApproval === undefined) {
     let prepared;
     try {
@@ -208,6 +209,7 @@ async function answerCall(call: PendingCall, answer: unknown, options: DispatchO
     signal: options.signal,
     approve: () => answer,
     onProgress: options.onProgress,
+    ...recordingOptions(options),
   });
   return plain(result);
 }

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import { approvalBatchesOf, prepareToolCall, type ApprovalMode, type ApprovalOverrides, type ApproveFunction, type Session, type ToolDefinition } from '../../src/index.js';
+import { approvalBatchesOf, prepareToolCall, type ApprovalMode, type CallRecordingOptions, type ApprovalOverrides, type ApproveFunction, type Session, type ToolDefinition } from '../../src/index.js';
 
 /**
  * The `reason` a user interface sends with an approval to mean "always": the call runs and
@@ -9,7 +9,7 @@ import { approvalBatchesOf, prepareToolCall, type ApprovalMode, type ApprovalOve
 export const APPROVE_ALWAYS_REASON = 'always';
 
 /** What every converted tool needs to know about the host. */
-export interface ApprovalSettings {
+export interface ApprovalSettings extends CallRecordingOptions {
   readonly session: Session;
   readonly mode?: ApprovalMode;
   readonly needsApproval?: ApprovalOverrides;

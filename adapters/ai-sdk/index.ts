@@ -5,6 +5,7 @@ import type { LanguageModelMiddleware, Tool } from 'ai';
 import {
   assertApprovalMode,
   assertApprovalOverrides,
+  assertCallRecordingOptions,
   collectInstructions,
   collectTools,
   Session,
@@ -15,6 +16,7 @@ import {
   type ApprovalOverrides,
   type ApproveFunction,
   type BackgroundOptions,
+  type CallRecordingOptions,
   type ToolCollection,
 } from '../../src/index.js';
 import { createToolApproval, type AiSdkToolApproval } from './approval.js';
@@ -31,7 +33,7 @@ export type { AiSdkNativeOption, AnthropicToolFactories, OpenAIToolFactories } f
 export type { AiSdkStrictOption } from './strict.js';
 
 /** How {@link toAiSdk} hands the collections to the AI SDK. */
-export interface AiSdkOptions {
+export interface AiSdkOptions extends CallRecordingOptions {
   /** The conversation's state: task list, undo record, "always" approvals, background jobs. */
   readonly session: Session;
   /**
@@ -160,6 +162,7 @@ function validateOptions(collections: readonly ToolCollection[], options: AiSdkO
     throw new TypeError(`Expected the \`strict\` option to be true, false or 'auto', got \`${String(options.strict)}\` (${typeof options.strict}).`);
   }
   assertApprovalMode(options.mode);
+  assertCallRecordingOptions(options, 'toAiSdk');
   return options;
 }
 

@@ -4,6 +4,7 @@ import { assertCollections } from '../../src/argument-checks.js';
 import {
   assertApprovalMode,
   assertApprovalOverrides,
+  assertCallRecordingOptions,
   collectContext,
   collectInstructions,
   collectTools,
@@ -11,6 +12,7 @@ import {
   dispatchToolCalls,
   nativeInstructions,
   nativeTools,
+  recordingOptions,
   resolvePendingToolCalls,
   Session,
   toolsWithNative,
@@ -68,6 +70,7 @@ export function toAnthropic(collections: readonly ToolCollection[], options: ToA
     needsApproval: options.needsApproval,
     onProgress: options.onProgress,
     signal,
+    ...recordingOptions(options),
   });
   const handled = ({ outcomes, pending }: Pick<HandledToolUses, 'outcomes' | 'pending'>): HandledToolUses => ({ content: toResultBlocks(outcomes), pending, outcomes });
   const maxCharacters = typeof options.native === 'object' ? options.native.maxCharacters : undefined;
@@ -152,6 +155,7 @@ function validateOptions(options: ToAnthropicOptions): void {
     throw new TypeError('The `native` option offers run_shell as Claude\'s bash tool, which has no background jobs: leave `run_shell` out of `background`, or leave `native` out.');
   }
   assertApprovalMode(options.mode);
+  assertCallRecordingOptions(options, 'toAnthropic');
 }
 
 // types.ts holds only this entry point's public types, so all of them are exported (no second list to keep in step).

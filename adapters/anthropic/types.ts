@@ -4,13 +4,14 @@ import type {
   ApprovalOverrides,
   ApproveFunction,
   CallOutcome,
+  CallRecordingOptions,
   PendingCall,
   ProgressListener,
   Session,
 } from '../../src/index.js';
 
 /** Options of {@link toAnthropic}. */
-export interface ToAnthropicOptions {
+export interface ToAnthropicOptions extends CallRecordingOptions {
   /** The conversation's state. @default a new session, exposed as `belt.session` */
   readonly session?: Session;
   /**

@@ -4,13 +4,16 @@ import type { AgentMiddleware } from 'langchain';
 import {
   assertApprovalMode,
   assertApprovalOverrides,
+  assertCallRecordingOptions,
   collectInstructions,
   collectTools,
   errorResult,
+  recordingOptions,
   withBackground,
   type ApprovalMode,
   type ApprovalOverrides,
   type ApproveFunction,
+  type CallRecordingOptions,
   type Session,
   type ToolCollection,
 } from '../../src/index.js';
@@ -28,7 +31,7 @@ export type { ApprovalInterrupt, ApprovalResume, InterruptedToolCall, QuestionIn
 export type { SessionResolver } from './sessions.js';
 
 /** Options of {@link toLangChain}. */
-export interface LangChainOptions extends SessionOptions {
+export interface LangChainOptions extends SessionOptions, CallRecordingOptions {
   /**
    * Asks a person and waits for the answer, for hosts that can wait (a terminal, a queue).
    * Without it, a call that needs approval pauses the graph with an approval interrupt, or
@@ -84,7 +87,8 @@ export function toLangChain(collections: readonly ToolCollection[], options: Lan
   const definitions = collectTools(all);
   assertApprovalOverrides(options.needsApproval, definitions.keys());
   const resolveSession = createSessionResolver(options);
-  const settings = { onApproval: options.onApproval, mode: options.mode, needsApproval: options.needsApproval };
+  assertCallRecordingOptions(options, 'toLangChain');
+  const settings = { onApproval: options.onApproval, mode: options.mode, needsApproval: options.needsApproval, ...recordingOptions(options) };
 
   const tools = [...definitions.values()].map(
     (definition) =>

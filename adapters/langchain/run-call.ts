@@ -3,12 +3,14 @@ import {
   errorResult,
   normalizeOutput,
   prepareToolCall,
+  recordingOptions,
   runTool,
   withCallOrder,
   type ApprovalDecision,
   type ApprovalMode,
   type ApprovalOverrides,
   type ApproveFunction,
+  type CallRecordingOptions,
   type ProgressListener,
   type RunToolResult,
   type Session,
@@ -18,7 +20,7 @@ import {
 import { canPause, CANNOT_PAUSE, pauseForAnswer, type InterruptedToolCall } from './interrupts.js';
 
 /** The approval settings every call of one adapter shares. */
-export interface CallSettings {
+export interface CallSettings extends CallRecordingOptions {
   readonly onApproval?: ApproveFunction;
   readonly mode?: ApprovalMode;
   readonly needsApproval?: ApprovalOverrides;
@@ -54,6 +56,7 @@ async function runQueuedCall(tool: ToolDefinition<any>, call: LangChainCall, set
     needsApproval: settings.needsApproval,
     queued: true,
     onProgress: progressWriter(call.config),
+    ...recordingOptions(settings),
   };
   let prepared;
   try {

@@ -1,4 +1,4 @@
-import { assertApprovalMode, Session, type ApprovalMode, type ApprovalOverrides, type ApproveFunction, type ToolDefinition } from '../../src/index.js';
+import { assertApprovalMode, Session, type ApprovalMode, type CallRecordingOptions, type ApprovalOverrides, type ApproveFunction, type ToolDefinition } from '../../src/index.js';
 
 /** A call that was not run, for {@link McpServerOptions.approvalHint}. */
 export interface RefusedCall {
@@ -13,7 +13,7 @@ export interface RefusedCall {
 }
 
 /** Options of {@link createMcpServer}. */
-export interface McpServerOptions {
+export interface McpServerOptions extends CallRecordingOptions {
   /** The server's name, shown by clients. @default 'agent-toolbelt' */
   readonly name?: string;
   /** @default '0.0.0' */

@@ -4,6 +4,7 @@ import {
   errorResult,
   normalizeOutput,
   prepareToolCall,
+  recordingOptions,
   runTool,
   type ApprovalOverrides,
   type ApproveFunction,
@@ -50,7 +51,7 @@ export async function callTool(
 ): Promise<ToolResult> {
   const { protocol, session, options, needsApproval, elicitationTimeoutMs } = connection;
   const { signal, toolCallId, onProgress } = request;
-  const base = { session, toolCallId, mode: options.mode, needsApproval };
+  const base = { session, toolCallId, mode: options.mode, needsApproval, ...recordingOptions(options) };
   const elicit = canElicit(protocol);
   try {
     if (tool.answeredByClient !== undefined) {

@@ -3,6 +3,7 @@ import { assertCollections } from '../../src/argument-checks.js';
 import {
   assertApprovalMode,
   assertApprovalOverrides,
+  assertCallRecordingOptions,
   collectContext,
   collectInstructions,
   collectTools,
@@ -10,6 +11,7 @@ import {
   nativeTools,
   toolsWithNative,
   createSession,
+  recordingOptions,
   Session,
   withBackground,
   type ToolCollection,
@@ -63,6 +65,7 @@ export function toOpenAI<Api extends OpenAIApi, Native extends boolean = false>(
     needsApproval: options.needsApproval,
     signal,
     onProgress: options.onProgress,
+    ...recordingOptions(options),
   });
 
   const belt = {
@@ -121,6 +124,7 @@ function validateOptions(options: ToOpenAIOptions<OpenAIApi, boolean>): OpenAIAp
     throw new TypeError("The `native` option offers the Responses API's own apply_patch and shell tools, which Chat Completions does not have: use `api: 'responses'` with it, or leave `native` out.");
   }
   assertApprovalMode(options.mode);
+  assertCallRecordingOptions(options, 'toOpenAI');
   return options.api;
 }
 

@@ -4,6 +4,7 @@ import type {
   ApprovalOverrides,
   ApproveFunction,
   CallOutcome,
+  CallRecordingOptions,
   PendingCall,
   ProgressListener,
   Session,
@@ -14,7 +15,7 @@ import type { JsonSchema } from './strict-schema.js';
 export type OpenAIApi = 'chat' | 'responses';
 
 /** Options of {@link toOpenAI}. */
-export interface ToOpenAIOptions<Api extends OpenAIApi = OpenAIApi, Native extends boolean = boolean> {
+export interface ToOpenAIOptions<Api extends OpenAIApi = OpenAIApi, Native extends boolean = boolean> extends CallRecordingOptions {
   /** `chat` for Chat Completions, `responses` for the Responses API. */
   readonly api: Api;
   /**

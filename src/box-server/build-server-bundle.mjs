@@ -28,6 +28,8 @@ const common = {
   target: 'node22',
   legalComments: 'eof',
   plugins: [swapWorkerScript],
+  // The optional peer stays optional in the box: imported when installed there, else no spans.
+  external: ['@opentelemetry/api'],
   // vscode-jsonrpc is CommonJS and requires Node's built-ins: give the ES module a `require`.
   banner: { js: "import { createRequire as agentToolbeltCreateRequire } from 'node:module'; const require = agentToolbeltCreateRequire(import.meta.url);" },
   logLevel: 'warning',

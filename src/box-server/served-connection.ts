@@ -8,6 +8,7 @@ import type { SpawnedProcess } from '../workspace/spawned-process.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { SpawnParams } from '../workspace/workspace-jobs.js';
 import { UploadPieces } from './upload-pieces.js';
+import { serveTraced } from '../telemetry/remote-span.js';
 
 /** A program the server started for the caller, and the caller's unspent credit for its output. */
 export interface ServedProcess {
@@ -53,7 +54,11 @@ export class ServedConnection {
     this.#connection.onRequest(method, async (params: RemoteRequests[M][0], token: CancellationToken) => {
       if (!this.initialized && method !== 'initialize') throw new ResponseError(RemoteErrorCode.failed, 'The handshake (initialize) must come first.');
       try {
-        return await handler(params, token);
+        // A request made inside a traced call carries its trace context: the box's work joins it.
+        const meta = (params as { _meta?: unknown } | null)?._meta;
+        if (meta === undefined) return await handler(params, token);
+        const { _meta: _traced, ...own } = params as RemoteRequests[M][0] & { _meta?: unknown };
+        return await serveTraced(method, meta, () => handler(own as RemoteRequests[M][0], token));
       } catch (error) {
         throw encodeError(error);
       }

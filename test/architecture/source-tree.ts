@@ -61,6 +61,8 @@ export function layerOf(file: string): Layer {
       return 'dialects';
     case 'box-server':
       return 'box-server';
+    // The core: src/*.ts and its rooms (errors/, model-inputs/, telemetry/, which runTool calls
+    // and the collections, the remote workspace and the box server use for their spans).
     default:
       return 'core';
   }

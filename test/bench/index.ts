@@ -25,6 +25,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'server grade: event loop, real tree, anchored globs', load: () => import('./server.js') },
   { name: 'session stores withSession', load: () => import('./stores.js') },
   { name: 'remote workspace vs local', load: () => import('./remote.js') },
+  { name: 'telemetry and audit per runTool', load: () => import('./telemetry.js') },
 ];
 
 const words = process.argv.slice(2).filter((word) => !word.startsWith('--'));

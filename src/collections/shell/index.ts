@@ -23,6 +23,7 @@ import { readFencedCommand } from './fenced-command.js';
 import { runShellAliases } from './input-aliases.js';
 import { prepareSpawnHost } from '../../workspace/spawn-host-client.js';
 import { runShellOutput } from './output-schema.js';
+import { traceCommand } from '../../telemetry/command-span.js';
 
 /** Characters kept free of output in a reply, for the status, labels, markers and notes (at most half the reply). */
 const REPLY_RESERVE = 1_000;
@@ -167,7 +168,7 @@ async function executeRunShell(shell: RunShell, input: RunShellInput, context: T
 
   const [file, ...args] = shellCommand(config, command, directory.absolute, config.separateStreams);
   const maxOutput = config.maxOutputCharacters;
-  const outcome = await runCommand({
+  const run = () => runCommand({
     workspace: config.workspace,
     file: file!,
     args,
@@ -183,6 +184,12 @@ async function executeRunShell(shell: RunShell, input: RunShellInput, context: T
     ...(output_filter === undefined ? {} : { filter: new RegExp(output_filter) }),
     ...(context.onProgress === undefined ? {} : { onText: context.onProgress }),
   });
+  const outcome = await traceCommand({ shell: shell.shellName, args: ['-c', command] }, run, (ended) => ({
+    status: ended.status,
+    exitCode: ended.exitCode,
+    signal: ended.signal,
+    outputCharacters: [...ended.sections.values()].reduce((sum, section) => sum + section.rawCharacters, 0),
+  }));
   return formatShellResult(outcome, {
     command,
     workingDirectory: directory.relative,

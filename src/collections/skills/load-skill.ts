@@ -6,6 +6,7 @@ import type { Workspace } from '../../workspace/workspace.js';
 import { LOAD_SKILL_DESCRIPTION, SKILL_NAME_DESCRIPTION } from './descriptions.js';
 import { loadSkillFile, type DiscoveredSkill } from './discover.js';
 import type { ResolvedSkillToolsOptions } from './options.js';
+import { traceSkillLoad } from '../../telemetry/skill-span.js';
 
 /** Files of one skill named in a reply; more are counted. */
 export const MAX_LISTED_SKILL_FILES = 100;
@@ -43,10 +44,12 @@ export function createLoadSkillTool(options: ResolvedSkillToolsOptions, skills: 
     async execute({ name }) {
       const skill = byName.get(name.trim()) ?? byName.get(name.trim().toLowerCase());
       if (skill === undefined) return { text: unknownSkillText(name, skills), isError: true };
-      const file = await loadSkillFile(options.workspace, skill.folder, path.posix.basename(skill.folder));
-      if (file === undefined) throw new ToolError(`The skill \`${skill.name}\` has no SKILL.md any more (it was in \`${skill.folder}\`). Tell the user; go on without it.`);
-      if ('problem' in file) throw new ToolError(`The skill \`${skill.name}\` cannot be loaded now: \`${skill.folder}/SKILL.md\`: ${file.problem}. Tell the user; go on without it.`);
-      const { files, more } = await skillFiles(options.workspace, skill.folder);
+      const { file, files, more } = await traceSkillLoad(skill, async () => {
+        const file = await loadSkillFile(options.workspace, skill.folder, path.posix.basename(skill.folder));
+        if (file === undefined) throw new ToolError(`The skill \`${skill.name}\` has no SKILL.md any more (it was in \`${skill.folder}\`). Tell the user; go on without it.`);
+        if ('problem' in file) throw new ToolError(`The skill \`${skill.name}\` cannot be loaded now: \`${skill.folder}/SKILL.md\`: ${file.problem}. Tell the user; go on without it.`);
+        return { file, ...(await skillFiles(options.workspace, skill.folder)) };
+      });
 
       const header = [`Skill \`${file.name}\` (\`${skill.folder}/SKILL.md\`): ${file.description}`];
       if (file.license !== undefined) header.push(`License: ${file.license}`);

@@ -11,6 +11,7 @@ import {
 import { RemoteWorkspaceError } from '../../errors/remote-workspace-error.js';
 import type { RemoteNotifications, RemoteRequests } from './protocol.js';
 import { decodeError } from './wire-values.js';
+import { startRequestSpan } from '../../telemetry/remote-span.js';
 
 /** How long one request may take before it fails with an error naming it: 120 s. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
@@ -157,6 +158,9 @@ export class RemoteConnection {
   ): Promise<RemoteRequests[M][1]> {
     if (this.#lost !== undefined) throw this.#lost;
     this.#requests += 1;
+    // Inside a traced tool call the request is a span, and its trace context goes to the box.
+    const span = startRequestSpan(method, this.description);
+    if (span !== undefined) params = { ...params, _meta: span.meta };
     const timeoutMs = options.timeoutMs ?? this.#requestTimeoutMs;
     const cancellation = new CancellationTokenSource();
     let timer: NodeJS.Timeout | undefined;
@@ -181,7 +185,11 @@ export class RemoteConnection {
             ),
           );
         }, timeoutMs);
-        this.#connection.sendRequest<RemoteRequests[M][1]>(method, params, cancellation.token).then(resolve, (error: unknown) => {
+        this.#connection.sendRequest<RemoteRequests[M][1]>(method, params, cancellation.token).then((value) => {
+          span?.end();
+          resolve(value);
+        }, (error: unknown) => {
+          span?.end(error);
           // The request never reached the server (a write to a channel that has gone): the
           // channel's own ending, which comes within a moment, names the cause better.
           if (error instanceof ResponseError && isTransportCode(error.code)) this.#failSoon(`writing to it failed (${error.message})`);
