@@ -56,7 +56,8 @@ export { createSession, restoreSession, Session } from './session.js';
 export type { SessionJSON } from './session.js';
 export { collectContext, collectInstructions, collectTools } from './context.js';
 export { assertCollections } from './argument-checks.js';
-export { describeToolCall } from './describe-call.js';
+export { describeToolCall, describeToolResult } from './describe-call.js';
+export type { ToolOutcome, ToolResultDescription } from './describe-call.js';
 export { NO_APPROVER_WARNING_CODE } from './no-approver-warning.js';
 
 // Errors
