@@ -107,7 +107,8 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example in a r
     await page.route('**/api/chat', (route) => route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: 'busy' }) }));
     await ask(page, 'Rewrite deny.txt');
     await waitFor(page, page.getByTestId('busy'));
-    expect(await page.getByTestId('busy').innerText()).toBe('This chat is busy in another tab or window. Wait for it to finish there, then send again.');
+    expect(await page.getByTestId('busy').innerText()).toContain('This chat is busy in another tab or window. Wait for it to finish there, then send again.');
+    expect(await page.getByTestId('resend').isVisible()).toBe(true);
     await page.close();
   }, 60_000);
 

@@ -140,7 +140,7 @@ function whatRanStep(prompt: Part[]): Step {
 /** "Ask me …": one multiple-choice question, answered in the page, then the answer repeated. */
 function askStep(seen: Map<string, Seen>): Step {
   const answer = seen.get('ask_user_question');
-  if (answer !== undefined) return { text: `Your answer reached me. ${answer.text}` };
+  if (answer !== undefined) return { text: `Your answer reached me. ${answer.text.replace(/\s*\n\s*/g, ' ')}` }; // one paragraph
   const options = [{ label: 'Tabs', description: 'One tab per level' }, { label: 'Spaces', description: 'Two per level' }];
   return { toolName: 'ask_user_question', input: { questions: [{ question: 'Tabs or spaces?', header: 'Indent', options }] } };
 }
