@@ -311,6 +311,24 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
     await page.close();
   }, 180_000);
 
+  it('edits a sent message, replacing it and what came after; lists the chat among recent ones', async () => {
+    const page = await open(1280);
+    await say(page, 'Search for TODO');
+    await waitFor(page, reply(page, /files? match/));
+    await ready(page);
+    await page.getByTestId('edit').first().click();
+    expect(await page.getByTestId('prompt').inputValue()).toBe('Search for TODO');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('prompt');
+    await waitFor(page, page.getByTestId('editing'));
+    await say(page, 'What can you do?');
+    await waitFor(page, page.locator('[data-streamdown="code-block"]'));
+    await ready(page);
+    expect(await page.locator('[data-role="user"]').count()).toBe(1);
+    expect(await page.locator('[data-tool="search_files"]').count()).toBe(0);
+    await waitFor(page, page.getByTestId('recent').getByText('What can you do?'));
+    await page.close();
+  }, 120_000);
+
   it('says the server did not answer and resends once it is back (17)', async () => {
     const page = await open(390);
     await say(page, 'What can you do?');

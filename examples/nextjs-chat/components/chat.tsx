@@ -72,6 +72,9 @@ export function Chat({ id, initialMessages }: { id: string; initialMessages: UIM
   const [tasks, setTasks] = useState<Task[]>([]);
   const [always, setAlways] = useState<AlwaysView[]>([]);
   const [showSide, setShowSide] = useState(false);
+  /** The id of the user message being edited: sending replaces it, and what came after it. */
+  const [editing, setEditing] = useState<string | undefined>();
+  const recent = useRecentChats(id, messages);
   const views = useCallViews(messages);
   const working = status === 'submitted' || status === 'streaming';
   const waiting = messages.at(-1)?.role === 'assistant' && messages.at(-1)!.parts.some(isWaiting);
@@ -103,10 +106,10 @@ export function Chat({ id, initialMessages }: { id: string; initialMessages: UIM
   }, [id, status, messages.length, setMessages]);
 
   const send = useCallback(
-    (text: string) => {
+    (text: string, messageId?: string) => {
       // A message sent while an approval or a question waits answers it "superseded".
-      if (waiting) setMessages(supersede(messages));
-      void sendMessage({ text });
+      if (waiting && messageId === undefined) setMessages(supersede(messages));
+      void sendMessage(messageId === undefined ? { text } : { text, messageId });
     },
     [waiting, messages, setMessages, sendMessage],
   );
@@ -124,8 +127,14 @@ export function Chat({ id, initialMessages }: { id: string; initialMessages: UIM
     const text = input.trim();
     if (text === '') return;
     if (working) setQueued((current) => [...current, text]);
-    else send(text);
+    else send(text, editing);
+    setEditing(undefined);
     setInput('');
+  };
+  const onEdit = (message: UIMessage) => {
+    setEditing(message.id);
+    setInput(message.parts.map((part) => (part.type === 'text' ? part.text : '')).join(''));
+    focusPrompt();
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) submit(event);
@@ -184,6 +193,7 @@ export function Chat({ id, initialMessages }: { id: string; initialMessages: UIM
                 onAnswer={onAnswer}
                 onQuestion={onQuestion}
                 onRevoke={onRevoke}
+                onEdit={status === 'ready' || status === 'error' ? onEdit : undefined}
               />
             ))}
             {status === 'submitted' && (
@@ -212,6 +222,14 @@ export function Chat({ id, initialMessages }: { id: string; initialMessages: UIM
             {queued.length === 1 ? 'One message waits' : `${queued.length} messages wait`} and will be sent when the agent is done{waiting ? ' and you have answered above' : ''}: “{queued[0]}”{' '}
             <button type="button" className="link" onClick={() => setQueued([])}>
               Do not send
+            </button>
+          </p>
+        )}
+        {editing !== undefined && (
+          <p className="notice" data-testid="editing">
+            Editing your message: sending replaces it and everything after it.{' '}
+            <button type="button" className="link" onClick={() => { setEditing(undefined); setInput(''); }}>
+              Cancel
             </button>
           </p>
         )}
@@ -244,6 +262,20 @@ export function Chat({ id, initialMessages }: { id: string; initialMessages: UIM
       </main>
       <aside id="side" className={`side ${showSide ? 'shown' : ''}`} aria-label="Tasks and permissions">
         <SidePanel tasks={tasks} always={always} onRevoke={onRevoke} />
+        {recent.length > 0 && (
+          <>
+            <h2>Recent chats</h2>
+            <ul data-testid="recent">
+              {recent.map((chat) => (
+                <li key={chat.id}>
+                  <a href={`/chat/${chat.id}`} aria-current={chat.id === id ? 'page' : undefined}>
+                    {chat.title}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
       </aside>
     </div>
   );
@@ -268,12 +300,21 @@ interface MessageProps {
   onAnswer: Answer;
   onQuestion: AnswerQuestion;
   onRevoke: (key: string) => void;
+  /** Set while a user message can be edited (the chat is not running a turn). */
+  onEdit?: (message: UIMessage) => void;
 }
 
-function Message({ message, views, busy, live, onAnswer, onQuestion, onRevoke }: MessageProps) {
+function Message({ message, views, busy, live, onAnswer, onQuestion, onRevoke, onEdit }: MessageProps) {
   return (
     <article data-role={message.role} className={`message ${message.role}`} aria-label={message.role === 'user' ? 'You said' : 'The agent said'}>
-      <div className="author">{message.role === 'user' ? 'You' : 'Agent'}</div>
+      <div className="author">
+        {message.role === 'user' ? 'You' : 'Agent'}
+        {message.role === 'user' && onEdit !== undefined && (
+          <button type="button" className="link edit" data-testid="edit" onClick={() => onEdit(message)}>
+            Edit
+          </button>
+        )}
+      </div>
       {message.parts.map((part, index) => {
         if (part.type === 'text') return message.role === 'user' ? <p key={index} className="user-text">{part.text}</p> : <Markdown key={index} text={part.text} streaming={live && part.state === 'streaming'} />;
         if (!part.type.startsWith('tool-')) return null;
@@ -283,4 +324,26 @@ function Message({ message, views, busy, live, onAnswer, onQuestion, onRevoke }:
       })}
     </article>
   );
+}
+
+const RECENT_KEY = 'agent-toolbelt-chat:recent';
+const MAX_RECENT = 20;
+
+/** The chats this browser opened, newest first, titled by their first message (kept in localStorage). */
+function useRecentChats(id: string, messages: UIMessage[]): Array<{ id: string; title: string }> {
+  const [recent, setRecent] = useState<Array<{ id: string; title: string }>>([]);
+  const first = messages.find((message) => message.role === 'user');
+  const title = first?.parts.map((part) => (part.type === 'text' ? part.text : '')).join('').slice(0, 60);
+  useEffect(() => {
+    let kept: Array<{ id: string; title: string }> = [];
+    try {
+      kept = JSON.parse(localStorage.getItem(RECENT_KEY) ?? '[]');
+    } catch {
+      // A list this page cannot read starts again.
+    }
+    const next = title ? [{ id, title }, ...kept.filter((chat) => chat.id !== id)].slice(0, MAX_RECENT) : kept;
+    if (title) localStorage.setItem(RECENT_KEY, JSON.stringify(next));
+    setRecent(next);
+  }, [id, title]);
+  return recent;
 }
