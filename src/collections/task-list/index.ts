@@ -185,22 +185,23 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     name: 'task-list',
     tools: [taskAdd, taskUpdate, taskRemove, taskGet],
     instructions: TASK_LIST_INSTRUCTIONS,
-    context: resolved.context
-      ? async (session) => {
-          try {
-            return await access.use(session, ({ draft, notes }) => {
-              const view = formatTaskView(draft.tasks, resolved);
-              return { value: notes.length === 0 ? view : withNotes(view ?? 'The task list is empty.', notes), save: false };
-            });
-          } catch (error) {
-            // The view must never fail a model call; the model learns of the problem here instead.
-            if (error instanceof ToolError) return error.message;
-            throw error;
-          }
-        }
-      : undefined,
+    context: resolved.context ? (session) => taskListContext(access, session, resolved) : undefined,
     getTasks: (session) => access.use(session, ({ draft }) => ({ value: draft.tasks.map(copyTask), save: false })),
   };
+}
+
+/** The open tasks for the model's next call; a list that cannot be read says so instead of failing the call. */
+async function taskListContext(access: TaskListAccess, session: Session, resolved: Parameters<typeof formatTaskView>[1]): Promise<string | undefined> {
+  try {
+    return await access.use(session, ({ draft, notes }) => {
+      const view = formatTaskView(draft.tasks, resolved);
+      return { value: notes.length === 0 ? view : withNotes(view ?? 'The task list is empty.', notes), save: false };
+    });
+  } catch (error) {
+    // The view must never fail a model call; the model learns of the problem here instead.
+    if (error instanceof ToolError) return error.message;
+    throw error;
+  }
 }
 
 /** Puts how a stored list was recovered in front of a reply, so the model knows its list changed. */
