@@ -99,6 +99,10 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
         await expectLayout(page);
         await expectAccessible(page, 'a Markdown answer');
         await page.screenshot({ path: await screenshotPath(`markdown-${width}`) });
+        // Dark mode: the same page, its own colours, no contrast problem either.
+        await page.emulateMedia({ colorScheme: 'dark' });
+        await expectAccessible(page, 'a Markdown answer in dark mode');
+        if (width === 1280) await page.screenshot({ path: await screenshotPath('markdown-dark-1280') });
         await page.close();
       }, 120_000);
 
@@ -136,6 +140,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
         await waitFor(page, page.getByText(`I left ${file('deny.txt')} as it was, because you said no: “keep it as it is”.`));
         await waitFor(page, badge(page, 'write_file').filter({ hasText: 'You said no: keep it as it is' }));
         expect(await readFile(path.join(workspace, file('deny.txt')), 'utf8')).toBe('original\n');
+        await expectAccessible(page, 'a denied call');
         // Nothing meant for the model reaches the person.
         const shown = await page.locator('main').innerText();
         expect(shown).not.toMatch(/Do not retry|Action denied by the user/);
@@ -250,6 +255,8 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
         expect(await pending.getByTestId('approve').count()).toBe(0);
         await expectBadge(page, 'search_files', 'Searched');
         expect(await readFile(path.join(workspace, file('pending.txt')), 'utf8')).toBe('original\n');
+        await expectLayout(page);
+        await expectAccessible(page, 'a superseded approval');
         await page.close();
       }, 120_000);
     });
