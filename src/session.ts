@@ -69,6 +69,11 @@ export class Session {
     this.#approvals.add(key);
   }
 
+  /** Forgets an "always" decision, so calls with this key ask again. Returns false when it was not remembered. */
+  revoke(key: string): boolean {
+    return this.#approvals.delete(key);
+  }
+
   /** Keys of every remembered "always" decision. */
   get approvals(): readonly string[] {
     return [...this.#approvals];

@@ -56,7 +56,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example: a run
 
   it("shows the command's output before it ends; Stop ends its whole process tree and the model reads what ran", async () => {
     const page = await context!.newPage();
-    await page.goto(url);
+    await page.goto(url, { waitUntil: 'networkidle' });
     await page.getByTestId('prompt').fill('Run the slow command');
     await page.getByTestId('send').click();
 
@@ -77,8 +77,11 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example: a run
     await page.getByTestId('stop').click();
     // The request's abort reaches run_shell: the process it left behind ends too.
     expect(await until(() => !isAlive(pid), 10_000)).toBe(true);
-    await waitFor(page, page.getByTestId('send'));
+    await waitFor(page, page.locator('[data-testid="status"][data-status="ready"]'));
     expect(await card.innerText()).not.toContain('tick 50');
+    // The card says the command was stopped, not that it is still running; what it printed stays.
+    await waitFor(page, card.getByTestId('call-state').filter({ hasText: 'Stopped' }));
+    expect(await card.getByTestId('live-output').innerText()).toContain('tick 3');
 
     // The model reads what ran before the stop.
     await page.getByTestId('prompt').fill('What did it print?');

@@ -87,12 +87,13 @@ describe.skipIf(missing !== undefined)('the Next.js chat on two servers against 
   it('keeps one conversation’s task list while its requests alternate between the servers', async () => {
     const [first, second] = servers;
     const page = await context!.newPage();
-    // Every API request of the page goes to the other server than the one before it.
+    // Every API request of the page goes to the other server than the one before it on the same route.
     const served: string[] = [];
     await page.route('**/api/**', async (route) => {
-      const target = served.length % 2 === 0 ? first! : second!;
-      served.push(`${target === first ? 'A' : 'B'} ${new URL(route.request().url()).pathname}`);
       const url = new URL(route.request().url());
+      const before = served.filter((entry) => entry.endsWith(` ${url.pathname}`)).length;
+      const target = before % 2 === 0 ? first! : second!;
+      served.push(`${target === first ? 'A' : 'B'} ${url.pathname}`);
       await route.continue({ url: `${target.url}${url.pathname}${url.search}` });
     });
     await page.goto(first!.url, { waitUntil: 'networkidle' }); // hydrated, so the form's handler is attached

@@ -13,8 +13,10 @@ import {
   type Session,
   type SessionStore,
   type SessionTurn,
+  type ApprovalOverrides,
   type ToolCollection,
 } from 'agent-toolbelt';
+import type { UIMessage } from 'ai';
 
 /** The folder the agent works in: `TOOLBELT_WORKSPACE`, else the folder the server was started in. */
 export function workspaceRoot(): string {
@@ -60,6 +62,25 @@ export function toolbelt() {
     cached = { workspace, files: createFileTools({ workspace }), shell: createShellTools({ workspace }), tasks: createTaskListTools(), askUser: createAskUserTools() };
   }
   return { ...cached, collections: [cached.files, cached.shell, cached.tasks, cached.askUser] as ToolCollection[] };
+}
+
+/**
+ * What asks before it runs, beyond each tool's default (write_file, delete_file and run_shell
+ * ask already): edits and moves too, so the agent asks before it changes any file.
+ */
+export const NEEDS_APPROVAL: ApprovalOverrides = { edit_file: true, move_file: true };
+
+/** Where the chat's messages are kept: in the toolbelt session, so one store holds the whole conversation. */
+const MESSAGES_KEY = 'nextjs-chat:messages';
+
+/** The chat's messages as last saved with its session. */
+export function chatMessages(session: Session): UIMessage[] {
+  return session.state<UIMessage[]>(MESSAGES_KEY, () => []);
+}
+
+/** Keeps the chat's messages in its session; the store saves them with it when the turn ends. */
+export function keepChatMessages(session: Session, messages: UIMessage[]): void {
+  session.setState(MESSAGES_KEY, messages);
 }
 
 const CHAT_ID = /^[A-Za-z0-9_-]{1,100}$/;

@@ -15,10 +15,10 @@ export interface NextServer {
 /**
  * Starts `next start` of the example (built by `buildExampleOnce()`) with `env` on top of this
  * process's environment, and resolves once it answers; throws with its output when it exits or
- * does not answer within 60 s.
+ * does not answer within 60 s. `port`: the port to listen on (to restart a stopped server where the page expects it); default a free one.
  */
-export async function startNext(env: Record<string, string>): Promise<NextServer> {
-  const port = await freePort();
+export async function startNext(env: Record<string, string>, port?: number): Promise<NextServer> {
+  port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
   const child = spawn(process.execPath, [nextBin, 'start', '-H', '127.0.0.1', '-p', String(port)], {

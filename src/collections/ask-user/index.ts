@@ -58,6 +58,7 @@ export function createAskUserTools(options: AskUserToolsOptions = {}): AskUserCo
           output: askUserOutput,
           input: askUserInput,
           aliases: ASK_USER_ALIASES,
+          describeCall: describeQuestions,
           execute: () => ({ text: CANNOT_ASK_TEXT, isError: true }),
           answeredByClient: { toResult: (input, answer) => replyFromClientAnswer(toUserQuestions(input), answer) },
         })
@@ -69,6 +70,7 @@ export function createAskUserTools(options: AskUserToolsOptions = {}): AskUserCo
           output: askUserOutput,
           input: askUserInput,
           aliases: ASK_USER_ALIASES,
+          describeCall: describeQuestions,
           execute: async (input, { signal }) => {
             const questions = toUserQuestions(input);
             let answers: unknown;
@@ -101,4 +103,9 @@ function describeValue(value: unknown): string {
   if (value === null) return '`null`';
   if (typeof value === 'object') return 'an object';
   return `\`${String(value)}\` (${typeof value})`;
+}
+
+/** The call in a person's words: `Ask: Tabs or spaces?`, `Ask 2 questions: …`. */
+function describeQuestions({ questions }: { questions: ReadonlyArray<{ question: string }> }): string {
+  return questions.length === 1 ? `Ask: ${questions[0]!.question}` : `Ask ${questions.length} questions: ${questions.map((question) => question.question).join(' ')}`;
 }

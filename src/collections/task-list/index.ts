@@ -3,6 +3,7 @@ import { ToolError } from '../../errors/tool-error.js';
 import type { Session } from '../../session.js';
 import { defineTool, type ToolCollection, type ToolDefinition, type ToolOutput } from '../../tool.js';
 import { addTasks } from './add-tasks.js';
+import { describeTaskAdd, describeTaskGet, describeTaskRemove, describeTaskUpdate } from './describe-calls.js';
 import {
   TASK_ADD_DESCRIPTION,
   TASK_GET_DESCRIPTION,
@@ -135,6 +136,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     kind: 'think',
     output: taskListOutput,
     input: taskAddInput,
+    describeCall: describeTaskAdd,
     aliases: TASK_ADD_ALIASES,
     execute: ({ tasks }, { session }) => change(session, (draft) => addTasks(draft, tasks, rules, resolved.maxSubjectLength)),
   });
@@ -146,6 +148,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     effects: { destructive: true, idempotent: true },
     output: taskListOutput,
     input: taskUpdateInput,
+    describeCall: describeTaskUpdate,
     aliases: TASK_UPDATE_ALIASES,
     execute: ({ updates }, { session }) => change(session, (draft) => updateTasks(draft, updates, rules)),
   });
@@ -157,6 +160,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     effects: { destructive: true, idempotent: true },
     output: taskListOutput,
     input: taskRemoveInput,
+    describeCall: describeTaskRemove,
     aliases: TASK_IDS_ALIASES,
     execute: ({ ids }, { session }) => change(session, (draft) => removeTasks(draft, ids, rules)),
   });
@@ -168,6 +172,7 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     effects: { readOnly: true },
     output: taskListOutput,
     input: taskGetInput,
+    describeCall: describeTaskGet,
     aliases: TASK_IDS_ALIASES,
     execute: ({ ids }, { session }) =>
       access.use(session, ({ draft, notes }: OpenedList) => ({
@@ -180,22 +185,23 @@ export function createTaskListTools(options: TaskListToolsOptions = {}): TaskLis
     name: 'task-list',
     tools: [taskAdd, taskUpdate, taskRemove, taskGet],
     instructions: TASK_LIST_INSTRUCTIONS,
-    context: resolved.context
-      ? async (session) => {
-          try {
-            return await access.use(session, ({ draft, notes }) => {
-              const view = formatTaskView(draft.tasks, resolved);
-              return { value: notes.length === 0 ? view : withNotes(view ?? 'The task list is empty.', notes), save: false };
-            });
-          } catch (error) {
-            // The view must never fail a model call; the model learns of the problem here instead.
-            if (error instanceof ToolError) return error.message;
-            throw error;
-          }
-        }
-      : undefined,
+    context: resolved.context ? (session) => taskListContext(access, session, resolved) : undefined,
     getTasks: (session) => access.use(session, ({ draft }) => ({ value: draft.tasks.map(copyTask), save: false })),
   };
+}
+
+/** The open tasks for the model's next call; a list that cannot be read says so instead of failing the call. */
+async function taskListContext(access: TaskListAccess, session: Session, resolved: Parameters<typeof formatTaskView>[1]): Promise<string | undefined> {
+  try {
+    return await access.use(session, ({ draft, notes }) => {
+      const view = formatTaskView(draft.tasks, resolved);
+      return { value: notes.length === 0 ? view : withNotes(view ?? 'The task list is empty.', notes), save: false };
+    });
+  } catch (error) {
+    // The view must never fail a model call; the model learns of the problem here instead.
+    if (error instanceof ToolError) return error.message;
+    throw error;
+  }
 }
 
 /** Puts how a stored list was recovered in front of a reply, so the model knows its list changed. */
