@@ -2,6 +2,7 @@ import path from 'node:path';
 import {
   connectWorkspace,
   createAskUserTools,
+  createJsonlAuditSink,
   createFileSessionStore,
   createFileTools,
   createShellTools,
@@ -14,6 +15,7 @@ import {
   type SessionStore,
   type SessionTurn,
   type ApprovalOverrides,
+  type AuditListener,
   type ToolCollection,
 } from 'agent-toolbelt';
 import type { UIMessage } from 'ai';
@@ -69,6 +71,13 @@ export function toolbelt() {
  * ask already): edits and moves too, so the agent asks before it changes any file.
  */
 export const NEEDS_APPROVAL: ApprovalOverrides = { edit_file: true, move_file: true };
+
+/**
+ * The audit trail: with `TOOLBELT_AUDIT_FILE` set, one JSON line per call that changed
+ * something or needed approval (who allowed it, what it wrote), written before the result
+ * returns. For traces, see "Observability" in the README.
+ */
+export const AUDIT: AuditListener | undefined = process.env.TOOLBELT_AUDIT_FILE ? createJsonlAuditSink(process.env.TOOLBELT_AUDIT_FILE) : undefined;
 
 /** Where the chat's messages are kept: in the toolbelt session, so one store holds the whole conversation. */
 const MESSAGES_KEY = 'nextjs-chat:messages';

@@ -1,7 +1,7 @@
 import { toAiSdk } from 'agent-toolbelt/ai-sdk';
 import { convertToModelMessages, generateId, stepCountIs, streamText, wrapLanguageModel, type UIMessage } from 'ai';
 import { chatModel } from '../../../lib/model';
-import { badChatId, isChatId, keepChatMessages, NEEDS_APPROVAL, respondInTurn, toolbelt } from '../../../lib/toolbelt';
+import { AUDIT, badChatId, isChatId, keepChatMessages, NEEDS_APPROVAL, respondInTurn, toolbelt } from '../../../lib/toolbelt';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,7 +18,7 @@ export async function POST(request: Request): Promise<Response> {
   const { id, messages }: { id: string; messages: UIMessage[] } = await request.json();
   if (!isChatId(id)) return badChatId(id);
   return respondInTurn(id, async (session, turn) => {
-    const belt = toAiSdk(toolbelt().collections, { session, needsApproval: NEEDS_APPROVAL });
+    const belt = toAiSdk(toolbelt().collections, { session, needsApproval: NEEDS_APPROVAL, ...(AUDIT ? { onAudit: AUDIT } : {}) });
     const result = streamText({
       model: wrapLanguageModel({ model: chatModel(), middleware: belt.middleware }),
       system: `You are a coding assistant working in a folder.\n\n${belt.instructions}`,
