@@ -59,7 +59,7 @@ Approval: a client that supports MCP elicitation shows each question to the user
 other clients a call that would ask is refused, and the model is told which flag allows it.
 
 Example (an MCP client's server entry; the MCP SDK is an optional peer of agent-toolbelt):
-  { "command": "npx", "args": ["-y", "-p", "agent-toolbelt", "-p", "@modelcontextprotocol/sdk",
+  { "command": "npx", "args": ["-y", "-p", "agent-toolbelt", "-p", "@modelcontextprotocol/server",
     "agent-toolbelt", "mcp", "--root", "/path/to/project"] }
 `;
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import {
   createAskUserTools,
   createDateTimeTools,
@@ -59,22 +59,24 @@ export async function serveCli(options: McpCliOptions, version: string): Promise
   const shown = `${path.resolve(options.root)} (mode ${options.mode}${options.askForChanges ? ', asking for every change' : ''}${options.readOnly ? ', read-only' : ''})`;
   if (options.http !== undefined) return serveOverHttp(collections, serverOptions, options.http, shown);
 
+  // One process, one client: its conversation's session, whichever era the client speaks
+  // (the SDK makes a server for the connection, and one for a `server/discover` probe).
   const session = createSession();
-  const server = createMcpServer(collections, { ...serverOptions, session });
-  const transport = new StdioServerTransport();
+  const handle = serveStdio(() => createMcpServer(collections, { ...serverOptions, session }), {
+    onerror: (error) => process.stderr.write(`agent-toolbelt: ${error.message}\n`),
+  });
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
     closing = true;
     await session.close();
-    await server.close();
+    await handle.close();
     process.exit(0);
   };
-  transport.onclose = () => void shutdown();
   process.stdin.on('end', () => void shutdown());
+  process.stdin.on('close', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
-  await server.connect(transport);
   process.stderr.write(`agent-toolbelt: serving ${shown} over stdio.\n`);
 }
 
