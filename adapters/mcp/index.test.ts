@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
@@ -87,6 +88,10 @@ describe('createMcpServer', () => {
     const { client } = await connect();
     expect(client.getServerVersion()).toEqual({ name: 'test-server', version: '1.2.3' });
     expect(client.getInstructions()).toBe('Use the test tools.');
+    // Without a version of its own, the server names the version of agent-toolbelt it runs.
+    const { client: unnamed } = await connect({ name: undefined, version: undefined });
+    const own = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(unnamed.getServerVersion()).toEqual({ name: 'agent-toolbelt', version: own.version });
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(Object.keys(byName)).toEqual(['look', 'save', 'remove', 'run', 'gh_list_issues', 'plan_tasks', 'picture']);
