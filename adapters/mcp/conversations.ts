@@ -21,13 +21,24 @@ export function oneSession(session: Session): Conversations {
   return { turn: (_key, fn) => fn(session) };
 }
 
-/** The conversations' sessions in this process's memory: one instance, nothing saved. */
-export function memoryConversations(): Conversations & { close(): Promise<void> } {
+/**
+ * The conversations' sessions in this process's memory: one instance, nothing saved. At most
+ * `limit` are kept; beyond it the one used longest ago is closed (its background jobs end).
+ */
+export function memoryConversations(limit: number): Conversations & { close(): Promise<void> } {
   const sessions = new Map<string, Session>();
   return {
     turn(key, fn) {
       let session = sessions.get(key);
-      if (session === undefined) sessions.set(key, (session = createSession()));
+      if (session === undefined) session = createSession();
+      // Map order is use order: the first entry is the one used longest ago.
+      sessions.delete(key);
+      sessions.set(key, session);
+      if (sessions.size > limit) {
+        const [oldestKey, oldest] = sessions.entries().next().value!;
+        sessions.delete(oldestKey);
+        void oldest.close();
+      }
       return fn(session);
     },
     async close() {

@@ -93,7 +93,7 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
   const gate: RequestGate = { policy: { allowedHosts: allowedHosts ?? (token === undefined ? [] : undefined), allowedOrigins }, token, maxBodyBytes };
   const sessions = new Map<string, OpenSession>();
   const { sessionStore, ...perServer } = serverOptions;
-  const memory = sessionStore === undefined ? memoryConversations() : undefined;
+  const memory = sessionStore === undefined ? memoryConversations(maxSessions) : undefined;
   const conversations = sessionStore === undefined ? memory! : storeConversations(sessionStore);
   const spent = new SpentStates();
   const modern = createMcpHandler(() => buildMcpServer(collections, perServer, { conversations, spent }), { legacy: 'reject', maxRequestBodySize: maxBodyBytes });
