@@ -94,32 +94,26 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
   const sessions = new Map<string, OpenSession>();
   const { sessionStore, ...perServer } = serverOptions;
   const memory = sessionStore === undefined ? memoryConversations(maxSessions) : undefined;
-  const conversations = sessionStore === undefined ? memory! : storeConversations(sessionStore);
-  const spent = new SpentStates();
-  const modern = createMcpHandler(() => buildMcpServer(collections, perServer, { conversations, spent }), { legacy: 'reject', maxRequestBodySize: maxBodyBytes });
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - sessionIdleMs;
-    for (const open of sessions.values()) if (open.openStreams === 0 && open.lastActive < cutoff) void open.transport.close();
-  }, Math.min(Math.max(Math.floor(sessionIdleMs / 2), 10), 60_000));
-  sweep.unref();
+  const wiring = { conversations: memory ?? storeConversations(sessionStore!), spent: new SpentStates() };
+  const modern = createMcpHandler(() => buildMcpServer(collections, perServer, wiring), { legacy: 'reject', maxRequestBodySize: maxBodyBytes });
+  const sweep = sweepIdle(sessions, sessionIdleMs);
 
   async function handleRequest(request: Request, requestOptions: McpRequestOptions = {}): Promise<Response> {
     const admitted = await admitRequest(request, gate);
     if ('refusal' in admitted) return admitted.refusal;
     const { parsedBody } = admitted;
     const { authInfo } = requestOptions;
-    if (!(await isLegacyRequest(request, parsedBody ?? null, { maxRequestBodySize: maxBodyBytes }))) {
-      return modern.fetch(request, { parsedBody, ...(authInfo === undefined ? {} : { authInfo }) });
-    }
+    const passed = { parsedBody, ...(authInfo === undefined ? {} : { authInfo }) };
+    if (!(await isLegacyRequest(request, parsedBody ?? null, { maxRequestBodySize: maxBodyBytes }))) return modern.fetch(request, passed);
     if (sessionStore !== undefined) {
-      return serveLegacyStateless(request, parsedBody, { authInfo, store: sessionStore, make: (legacy) => buildMcpServer(collections, perServer, { conversations, spent, legacy }) });
+      return serveLegacyStateless(request, parsedBody, { authInfo, store: sessionStore, make: (legacy) => buildMcpServer(collections, perServer, { ...wiring, legacy }) });
     }
     const id = request.headers.get('mcp-session-id');
     const open = id === null ? undefined : sessions.get(id);
     if (id !== null && open === undefined) return errorResponse(404, `There is no session \`${id}\` (it ended or expired); start a new one with initialize.`, {}, -32001, requestId(parsedBody));
     if (open !== undefined) {
       open.lastActive = Date.now();
-      const response = await open.transport.handleRequest(request, { parsedBody, ...(authInfo === undefined ? {} : { authInfo }) });
+      const response = await open.transport.handleRequest(request, passed);
       // A GET is the client's standing stream for server messages: open as long as the client
       // is, so only the streams answering requests count as work in progress.
       return request.method === 'POST' ? trackStream(open, response) : response;
@@ -127,10 +121,7 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
       return errorResponse(400, 'Send the `Mcp-Session-Id` header of your session, or start one with an initialize request.', {}, -32000, requestId(parsedBody));
     }
-    if (sessions.size >= maxSessions && !closeIdlest(sessions)) {
-      const text = `This server keeps at most ${maxSessions} session${maxSessions === 1 ? '' : 's'} open, and each is busy with a call; try again when one has finished.`;
-      return errorResponse(503, text, { 'Retry-After': '60' }, -32000, requestId(parsedBody));
-    }
+    if (sessions.size >= maxSessions && !closeIdlest(sessions)) return sessionsFull(maxSessions, parsedBody);
     return startSession(request, parsedBody, authInfo);
   }
 
@@ -170,6 +161,22 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
       await memory?.close();
     },
   };
+}
+
+/** The answer to an initialize when every one of the `maxSessions` sessions is busy. */
+function sessionsFull(maxSessions: number, parsedBody: unknown): Response {
+  const text = `This server keeps at most ${maxSessions} session${maxSessions === 1 ? '' : 's'} open, and each is busy with a call; try again when one has finished.`;
+  return errorResponse(503, text, { 'Retry-After': '60' }, -32000, requestId(parsedBody));
+}
+
+/** Closes, every little while, the sessions idle (nothing streaming) for longer than `idleMs`. */
+function sweepIdle(sessions: Map<string, OpenSession>, idleMs: number): NodeJS.Timeout {
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - idleMs;
+    for (const open of sessions.values()) if (open.openStreams === 0 && open.lastActive < cutoff) void open.transport.close();
+  }, Math.min(Math.max(Math.floor(idleMs / 2), 10), 60_000));
+  sweep.unref();
+  return sweep;
 }
 
 /** What a request has to pass before it reaches a session. */
