@@ -94,8 +94,8 @@ describe('agent-toolbelt mcp --http --session-store file:DIR, two instances behi
 });
 
 /** The same checks with the library's option, for a database store: two handlers, each with its own store client. */
-function databaseSuite(name: string, missing: string | undefined, start: () => Promise<{ config: StoreConfig; stop: () => Promise<void> }>): void {
-  describe.skipIf(missing !== undefined)(`createMcpHttpHandler with a ${name} sessionStore, two instances behind a round-robin balancer`, () => {
+function databaseSuite(name: string, count: number, missing: string | undefined, start: () => Promise<{ config: StoreConfig; stop: () => Promise<void> }>): void {
+  describe.skipIf(missing !== undefined)(`createMcpHttpHandler with a ${name} sessionStore, ${count} instances behind a round-robin balancer`, () => {
     let root: string;
     let database: { config: StoreConfig; stop: () => Promise<void> } | undefined;
     const stores: SessionStore[] = [];
@@ -106,7 +106,7 @@ function databaseSuite(name: string, missing: string | undefined, start: () => P
       root = await project(`db-${name}`, ['modern', 'legacy']);
       database = await start();
       const workspace = new Workspace(root);
-      for (let index = 0; index < 2; index += 1) {
+      for (let index = 0; index < count; index += 1) {
         const sessionStore = openStore(database.config);
         stores.push(sessionStore);
         const collections = [createFileTools({ workspace }), createShellTools({ workspace }), createTaskListTools()];
@@ -121,7 +121,7 @@ function databaseSuite(name: string, missing: string | undefined, start: () => P
       await database?.stop();
     });
 
-    it('serves a modern and a legacy conversation from both: read on one, edit on the other, tasks and "always" answers', async () => {
+    it('serves a modern and a legacy conversation from every instance: read on one, edit on the other, tasks and "always" answers', async () => {
       const modern = await modernClient(balancer.url, 'modern');
       const legacy = await legacyClient(balancer.url);
       try {
@@ -143,11 +143,12 @@ function databaseSuite(name: string, missing: string | undefined, start: () => P
   });
 }
 
-databaseSuite('Postgres', POSTGRES_MISSING, async () => {
+databaseSuite('Postgres', 2, POSTGRES_MISSING, async () => {
   const server = await startPostgres();
   return { config: { kind: 'postgres', connectionString: server.connectionString }, stop: () => server.destroy() };
 });
-databaseSuite('Redis', REDIS_MISSING, async () => {
+databaseSuite('Redis', 3, REDIS_MISSING, async () => {
   const server = await startRedis();
   return { config: { kind: 'redis', url: server.url }, stop: () => server.destroy() };
 });
+databaseSuite('file', 3, undefined, async () => ({ config: { kind: 'file', dir: path.join(base, 'library-file-sessions') }, stop: async () => undefined }));

@@ -75,7 +75,11 @@ export async function manyClients(url: URL): Promise<void> {
     const answered = outcomes.flat();
     expect(answered).toHaveLength(200);
     expect(answered.filter((result) => result.isError).map(text)).toEqual([]);
-    outcomes.forEach((results, index) => expect(text(results.at(-1))).toContain(`task ${index}.4`));
+    // Each conversation sees its own tasks, and no other's.
+    outcomes.forEach((results, index) => {
+      expect(text(results.at(-1))).toContain(`task ${index}.4`);
+      expect(text(results.at(-1))).not.toContain(`task ${(index + 1) % 20}.0`);
+    });
   } finally {
     await Promise.all(clients.map(({ client }) => client.close()));
   }
