@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileTools, createShellTools, createTaskListTools, Workspace, type SessionStore } from '../../src/index.js';
 import { openStore, type StoreConfig } from '../../test/stores/store-config.js';
@@ -15,6 +18,7 @@ import { startRoundRobin, type RoundRobin } from './test-support/round-robin.js'
 // read snapshots, its task list and its "always" answers.
 
 const STATE_KEY = 'instances-test-state-key-0123456789abcdef';
+const repository = fileURLToPath(new URL('../..', import.meta.url));
 
 let base: string;
 beforeAll(async () => {
@@ -152,3 +156,56 @@ databaseSuite('Redis', 3, REDIS_MISSING, async () => {
   return { config: { kind: 'redis', url: server.url }, stop: () => server.destroy() };
 });
 databaseSuite('file', 3, undefined, async () => ({ config: { kind: 'file', dir: path.join(base, 'library-file-sessions') }, stop: async () => undefined }));
+
+/**
+ * The command line with a database store: `--session-store postgres://…` and `redis://…` load
+ * the package's own `agent-toolbelt/stores/*` subpaths, which resolve to dist/ (built here when
+ * missing, as the Next.js test does).
+ */
+function cliDatabaseSuite(name: string, missing: string | undefined, start: () => Promise<{ url: string; stop: () => Promise<void> }>): void {
+  describe.skipIf(missing !== undefined)(`agent-toolbelt mcp --http --session-store ${name}, two instances behind a round-robin balancer`, () => {
+    let root: string;
+    let database: { url: string; stop: () => Promise<void> } | undefined;
+    const instances: HttpCli[] = [];
+    let balancer: RoundRobin;
+
+    beforeAll(async () => {
+      if (!existsSync(path.join(repository, 'dist/adapters/postgres/index.js')) || !existsSync(path.join(repository, 'dist/adapters/redis/index.js'))) {
+        execFileSync(process.execPath, [path.join(repository, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: repository, stdio: 'inherit' });
+      }
+      root = await project(`cli-${name}`, ['modern', 'legacy']);
+      database = await start();
+      const env = { TOOLBELT_MCP_STATE_KEY: STATE_KEY };
+      instances.push(...(await Promise.all([0, 1].map(() => startHttpCli(['--root', root, '--session-store', database!.url], { env, timeoutMs: 60_000 })))));
+      balancer = await startRoundRobin(instances.map((instance) => instance.url));
+    }, 180_000);
+    afterAll(async () => {
+      await balancer?.close();
+      await Promise.all(instances.map((instance) => instance.stop()));
+      await database?.stop();
+    });
+
+    it('serves a modern and a legacy conversation from both instances', async () => {
+      const modern = await modernClient(balancer.url, 'modern');
+      const legacy = await legacyClient(balancer.url);
+      try {
+        await readEditAndTasks(modern.call, root, 'modern');
+        await alwaysAcrossInstances(modern, 'modern');
+        await readEditAndTasks(legacy.call, root, 'legacy');
+      } finally {
+        await modern.client.close();
+        await legacy.client.close();
+      }
+      for (const count of balancer.served.values()) expect(count).toBeGreaterThan(3);
+    }, 120_000);
+  });
+}
+
+cliDatabaseSuite('postgres://…', POSTGRES_MISSING, async () => {
+  const server = await startPostgres();
+  return { url: server.connectionString, stop: () => server.destroy() };
+});
+cliDatabaseSuite('redis://…', REDIS_MISSING, async () => {
+  const server = await startRedis();
+  return { url: server.url, stop: () => server.destroy() };
+});
