@@ -2,14 +2,35 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildExampleOnce } from '../../examples/nextjs-chat/test-support/next-build.js';
-import { startNext, type NextServer } from '../../examples/nextjs-chat/test-support/next-server.js';
 import { alwaysAcrossInstances, legacyClient, manyClients, modernClient, readEditAndTasks, text } from './test-support/conversation-checks.js';
 import { startRoundRobin, type RoundRobin } from './test-support/round-robin.js';
 
 // The example's App Router route (examples/nextjs-chat/app/mcp/route.ts) under `next start`:
 // two instances behind a round-robin balancer, sharing the file session store in the
 // workspace's private folder, serve a modern and a legacy conversation.
+
+/** What the example's own test support offers (its build once per run, and `next start`). */
+interface NextServer {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+interface ExampleSupport {
+  buildExampleOnce(): Promise<void>;
+  startNext(env: Record<string, string>): Promise<NextServer>;
+}
+
+/**
+ * The example's test support, loaded at run time: the example is a project of its own (its
+ * package.json and tsconfig), which the repository's type-check leaves out.
+ */
+async function exampleSupport(): Promise<ExampleSupport> {
+  const folder = new URL('../../examples/nextjs-chat/test-support/', import.meta.url);
+  const [build, server] = await Promise.all([
+    import(/* @vite-ignore */ new URL('next-build.ts', folder).href) as Promise<Pick<ExampleSupport, 'buildExampleOnce'>>,
+    import(/* @vite-ignore */ new URL('next-server.ts', folder).href) as Promise<Pick<ExampleSupport, 'startNext'>>,
+  ]);
+  return { buildExampleOnce: build.buildExampleOnce, startNext: server.startNext };
+}
 
 describe('createMcpHttpHandler in a Next.js route handler, two `next start` instances behind a round-robin balancer', () => {
   let base: string;
@@ -22,6 +43,7 @@ describe('createMcpHttpHandler in a Next.js route handler, two `next start` inst
     root = path.join(base, 'project');
     await mkdir(path.join(root, 'notes'), { recursive: true });
     for (const name of ['modern', 'legacy']) await writeFile(path.join(root, 'notes', `${name}.txt`), `draft of ${name}\n`);
+    const { buildExampleOnce, startNext } = await exampleSupport();
     await buildExampleOnce();
     const env = { TOOLBELT_WORKSPACE: root, TOOLBELT_MCP_STATE_KEY: 'nextjs-route-state-key-0123456789abcdef', TOOLBELT_MODEL: 'scripted' };
     servers.push(...(await Promise.all([startNext(env), startNext(env)])));
