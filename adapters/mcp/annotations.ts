@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ToolDefinition, ToolKind } from '../../src/index.js';
 
 const READ_ONLY_KINDS: readonly ToolKind[] = ['read', 'search', 'fetch'];

@@ -149,6 +149,22 @@ describe('the built-in tools over MCP', () => {
     }
     expect(outputs).toBeGreaterThanOrEqual(20);
   });
+
+  it('writes nullable fields as anyOf, never as a type array (run_shell exitCode and signal included)', () => {
+    const typeArrays: string[] = [];
+    const visit = (node: unknown, where: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      if (Array.isArray((node as { type?: unknown }).type)) typeArrays.push(where);
+      for (const [key, value] of Object.entries(node)) visit(value, `${where}.${key}`);
+    };
+    for (const tool of listed) {
+      visit(tool.inputSchema, `${tool.name}.inputSchema`);
+      visit(tool.outputSchema, `${tool.name}.outputSchema`);
+    }
+    expect(typeArrays).toEqual([]);
+    const shell = listed.find((tool) => tool.name === 'run_shell')!;
+    expect((shell.outputSchema!.properties as Record<string, unknown>).exitCode).toEqual({ anyOf: [{ type: 'number' }, { type: 'null' }] });
+  });
 });
 
 describe('structured results of the built-in tools', () => {

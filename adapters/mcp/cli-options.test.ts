@@ -28,6 +28,15 @@ describe('parseCli', () => {
     });
   });
 
+  it('reads --session-store as a folder or a database URL, and names the accepted forms for anything else', () => {
+    expect(parseCli(['mcp', '--root', '.', '--http', '--session-store', 'file:.sessions'])).toMatchObject({ options: { sessionStore: { kind: 'file', dir: '.sessions' } } });
+    expect(parseCli(['mcp', '--root', '.', '--session-store', 'postgres://app@db/tools'])).toMatchObject({ options: { sessionStore: { kind: 'postgres', connectionString: 'postgres://app@db/tools' } } });
+    expect(parseCli(['mcp', '--root', '.', '--session-store', 'rediss://cache:6380'])).toMatchObject({ options: { sessionStore: { kind: 'redis', url: 'rediss://cache:6380' } } });
+    expect(() => parseCli(['mcp', '--root', '.', '--session-store', '/tmp/sessions'])).toThrow(
+      new CliUsageError('Expected `--session-store` to be file:DIR, postgres://USER@HOST/DB or redis://HOST:PORT, got `/tmp/sessions`.'),
+    );
+  });
+
   it('has safe defaults', () => {
     expect(parseCli(['mcp', '--root', '.'])).toEqual({
       command: 'mcp',

@@ -43,6 +43,10 @@ Options:
                         files and running commands. Only with --mode ask.
   --http                Serve over Streamable HTTP at http://HOST:PORT/mcp instead of
                         stdio, with a session of its own for each MCP client.
+  --session-store URL   Keep each conversation's session (read snapshots, task list,
+                        "always" answers) in a store, so several instances serve it:
+                        file:DIR, postgres://... (needs pg) or redis://... (needs redis).
+                        Default: in this process's memory.
   --host HOST           The address --http listens on. Default: 127.0.0.1, this machine
                         only; any other address needs a token or OAuth.
   --port N              The port --http listens on. Default: 8765; 0 picks a free one.
@@ -67,7 +71,7 @@ Approval: a client that supports MCP elicitation shows each question to the user
 other clients a call that would ask is refused, and the model is told which flag allows it.
 
 Example (an MCP client's server entry; the MCP SDK is an optional peer of agent-toolbelt):
-  { "command": "npx", "args": ["-y", "-p", "agent-toolbelt", "-p", "@modelcontextprotocol/sdk",
+  { "command": "npx", "args": ["-y", "-p", "agent-toolbelt", "-p", "@modelcontextprotocol/server",
     "agent-toolbelt", "mcp", "--root", "/path/to/project"] }
 `;
 
@@ -96,7 +100,15 @@ export interface McpCliOptions {
   readonly askForChanges: boolean;
   /** Set with `--http`: serve over Streamable HTTP instead of stdio. */
   readonly http?: McpCliHttpOptions;
+  /** Set with `--session-store`: where the conversations' sessions live. */
+  readonly sessionStore?: SessionStoreSpec;
 }
+
+/** A `--session-store` value: a folder for the file store, or a database's URL. */
+export type SessionStoreSpec =
+  | { readonly kind: 'file'; readonly dir: string }
+  | { readonly kind: 'postgres'; readonly connectionString: string }
+  | { readonly kind: 'redis'; readonly url: string };
 
 /** What `--http` and its flags ask for. */
 export interface McpCliHttpOptions {
@@ -135,6 +147,7 @@ const OPTIONS = {
   'oauth-issuer': { type: 'string' },
   'oauth-resource': { type: 'string' },
   'oauth-jwks-uri': { type: 'string' },
+  'session-store': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -199,11 +212,19 @@ export function parseCli(args: readonly string[]): CliCommand {
       mode: values.mode as ApprovalMode,
       askForChanges: values['ask-for-changes'],
       ...(values.http ? { http: httpOptions(values) } : {}),
+      ...(values['session-store'] === undefined ? {} : { sessionStore: sessionStoreSpec(values['session-store']) }),
     },
   };
 }
 
-function httpOptions(values: { host?: string; port?: string; 'allow-origin'?: string[] } & OAuthFlags): McpCliHttpOptions {
+function sessionStoreSpec(value: string): SessionStoreSpec {
+  if (value.startsWith('file:') && value.length > 'file:'.length) return { kind: 'file', dir: value.slice('file:'.length) };
+  if (/^postgres(ql)?:\/\/./.test(value)) return { kind: 'postgres', connectionString: value };
+  if (/^rediss?:\/\/./.test(value)) return { kind: 'redis', url: value };
+  throw new CliUsageError(`Expected \`--session-store\` to be file:DIR, postgres://USER@HOST/DB or redis://HOST:PORT, got \`${value}\`.`);
+}
+
+function httpOptions(values: { host?: string; port?: string; 'token-file'?: string; 'allow-origin'?: string[] } & OAuthFlags): McpCliHttpOptions {
   const host = values.host ?? '127.0.0.1';
   if (host.trim() === '') throw new CliUsageError('Expected `--host` to be an address such as 127.0.0.1 or 0.0.0.0, got an empty one.');
   const port = values.port === undefined ? DEFAULT_HTTP_PORT : Number(values.port);

@@ -2,24 +2,12 @@
 /** @module agent-toolbelt CLI: `agent-toolbelt mcp --root DIR` serves the tools over stdio. */
 // First: on a Node.js older than 22, say which version is needed and exit before anything else loads.
 import '../../src/exit-on-old-node.js';
-import { readFileSync } from 'node:fs';
 import { CliUsageError, HELP_TEXT, parseCli } from './cli-options.js';
+import { packageVersion } from './package-version.js';
 
 /** How to run the CLI when the optional MCP SDK is not installed next to it. */
 const MISSING_SDK_TEXT =
-  'The MCP server needs the `@modelcontextprotocol/sdk` package, an optional peer dependency of agent-toolbelt. Install it next to agent-toolbelt (`npm install @modelcontextprotocol/sdk`), or run `npx -y -p agent-toolbelt -p @modelcontextprotocol/sdk agent-toolbelt mcp --root DIR`.';
-
-function packageVersion(): string {
-  for (const candidate of ['../../package.json', '../../../package.json']) {
-    try {
-      const json = JSON.parse(readFileSync(new URL(candidate, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (json.name === 'agent-toolbelt' && json.version) return json.version;
-    } catch {
-      // Not at this depth: the file runs from the source tree or from dist/.
-    }
-  }
-  return '0.0.0';
-}
+  'The MCP server needs the `@modelcontextprotocol/server` package (the MCP TypeScript SDK, v2), an optional peer dependency of agent-toolbelt. Install it next to agent-toolbelt (`npm install @modelcontextprotocol/server`), or run `npx -y -p agent-toolbelt -p @modelcontextprotocol/server agent-toolbelt mcp --root DIR`.';
 
 async function main(args: readonly string[]): Promise<void> {
   if (args[0] === 'serve-workspace') {
@@ -35,7 +23,7 @@ async function main(args: readonly string[]): Promise<void> {
   try {
     serve = await import('./serve.js');
   } catch (error) {
-    const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('@modelcontextprotocol/sdk');
+    const missing = (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('@modelcontextprotocol/server');
     if (!missing) throw error;
     throw Object.assign(new Error(MISSING_SDK_TEXT), { name: 'MissingDependencyError' });
   }

@@ -1,5 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError, type ElicitRequestFormParams, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode, type ClientCapabilities, type ElicitRequestFormParams, type ElicitResult, type Server } from '@modelcontextprotocol/server';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/index.js';
 import { isLegacyProtocol } from './json-schema.js';
 
@@ -14,17 +13,23 @@ async function elicit(server: Server, params: ElicitRequestFormParams, signal: A
   try {
     return await server.elicitInput(params, { signal, timeout: timeoutMs });
   } catch (error) {
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) return { action: 'cancel' };
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return { action: 'cancel' };
     throw error;
   }
 }
 
-/** True when the connected client declared that it can show forms (elicitation). */
-export function canElicit(server: Server): boolean {
-  const elicitation = server.getClientCapabilities()?.elicitation as { form?: unknown; url?: unknown } | undefined;
+/** True when the client declared that it can show forms (elicitation), at initialize or on this request. */
+export function canElicit(capabilities: ClientCapabilities | undefined): boolean {
+  const elicitation = capabilities?.elicitation as { form?: unknown; url?: unknown } | undefined;
   if (elicitation === undefined) return false;
   // An empty object is the older spelling of form support.
   return elicitation.form !== undefined || elicitation.url === undefined;
+}
+
+/** What the user did with a form: accepted it with its content, declined or dismissed it. */
+export interface FormAnswer {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  readonly content?: Readonly<Record<string, unknown>>;
 }
 
 /** One choice of a form: the value the client sends back and the words the user sees. */
@@ -44,9 +49,38 @@ function singleChoice(field: { title: string; description?: string }, choices: r
     : { type: 'string', ...field, oneOf: choices.map((choice) => ({ const: choice.value, title: choice.title })) };
 }
 
+/** The form that asks whether a call may run: allow once, always (when it can be remembered), deny. */
+export function approvalForm(request: ApprovalRequest, protocolVersion: string): ElicitRequestFormParams {
+  const choices: Choice[] = [
+    { value: 'approve', title: 'Allow once' },
+    ...(request.canAlwaysApprove ? [{ value: 'always', title: `Always allow ${request.toolName} calls like this` }] : []),
+    { value: 'deny', title: 'Deny' },
+  ];
+  return {
+    mode: 'form',
+    message: `The agent wants to run ${request.toolName}:\n${request.description}`,
+    requestedSchema: {
+      type: 'object',
+      properties: {
+        decision: singleChoice({ title: 'Decision' }, choices, protocolVersion),
+        reason: { type: 'string', title: 'Reason', description: 'Optional; the agent reads it when you deny.' },
+      },
+      required: ['decision'],
+    },
+  };
+}
+
+/** The user's answer to {@link approvalForm}: declining, dismissing or an answer it did not offer is a denial. */
+export function approvalDecision(result: FormAnswer, request: ApprovalRequest): ApprovalDecision {
+  const decision = result.action === 'accept' ? result.content?.decision : undefined;
+  const reason = typeof result.content?.reason === 'string' ? result.content.reason : undefined;
+  if (decision === 'approve' || (decision === 'always' && request.canAlwaysApprove)) return decision;
+  return { type: 'deny', reason };
+}
+
 /**
- * Asks the user through the client whether a call may run. Declining, dismissing or not
- * answering the form in time is a denial; "always" is offered only when the call can be remembered.
+ * Asks the user through the client whether a call may run (the 2025 era: a request from the
+ * server). Declining, dismissing or not answering the form in time is a denial.
  */
 export async function elicitApproval(
   server: Server,
@@ -55,32 +89,7 @@ export async function elicitApproval(
   timeoutMs: number,
   protocolVersion: string,
 ): Promise<ApprovalDecision> {
-  const choices: Choice[] = [
-    { value: 'approve', title: 'Allow once' },
-    ...(request.canAlwaysApprove ? [{ value: 'always', title: `Always allow ${request.toolName} calls like this` }] : []),
-    { value: 'deny', title: 'Deny' },
-  ];
-  const result = await elicit(
-    server,
-    {
-      mode: 'form',
-      message: `The agent wants to run ${request.toolName}:\n${request.description}`,
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          decision: singleChoice({ title: 'Decision' }, choices, protocolVersion),
-          reason: { type: 'string', title: 'Reason', description: 'Optional; the agent reads it when you deny.' },
-        },
-        required: ['decision'],
-      },
-    },
-    signal,
-    timeoutMs,
-  );
-  const decision = result.action === 'accept' ? result.content?.decision : undefined;
-  const reason = typeof result.content?.reason === 'string' ? result.content.reason : undefined;
-  if (decision === 'approve' || (decision === 'always' && request.canAlwaysApprove)) return decision;
-  return { type: 'deny', reason };
+  return approvalDecision(await elicit(server, approvalForm(request, protocolVersion), signal, timeoutMs), request);
 }
 
 /** One question of `ask_user_question`, as the design fixes its input. */
@@ -96,19 +105,16 @@ function optionChoices(question: Question): Choice[] {
   return question.options.map((option) => ({ value: option.label, title: option.description ? `${option.label}: ${option.description}` : option.label }));
 }
 
+/** The answers in the shape the tool's `answeredByClient.toResult` reads. */
+export interface QuestionAnswers {
+  readonly answers: Array<{ selected: string[] }>;
+}
+
 /**
- * Shows `ask_user_question`'s questions as one form and returns the client's answer in the
- * shape the tool's `answeredByClient.toResult` reads (`{ answers: [{ selected }] }`), or
- * `undefined` when the user dismissed the form. A multiple choice is an array of titled
+ * `ask_user_question`'s questions as one form. A multiple choice is an array of titled
  * options; forms before 2025-11-25 had no arrays, so those clients get one checkbox per option.
  */
-export async function elicitAnswers(
-  server: Server,
-  input: Record<string, unknown>,
-  signal: AbortSignal,
-  timeoutMs: number,
-  protocolVersion: string,
-): Promise<{ answers: Array<{ selected: string[] }> } | undefined> {
+export function questionsForm(input: Record<string, unknown>, protocolVersion: string): ElicitRequestFormParams {
   const questions = input.questions as readonly Question[];
   const legacy = isLegacyProtocol(protocolVersion);
   const properties: RequestedSchema['properties'] = {};
@@ -124,13 +130,14 @@ export async function elicitAnswers(
     }
   });
   const required = Object.entries(properties).filter(([, field]) => field.type !== 'boolean').map(([key]) => key);
-  const result = await elicit(
-    server,
-    { mode: 'form', message: questions.map((question) => question.question).join('\n'), requestedSchema: { type: 'object', properties, required } },
-    signal,
-    timeoutMs,
-  );
+  return { mode: 'form', message: questions.map((question) => question.question).join('\n'), requestedSchema: { type: 'object', properties, required } };
+}
+
+/** The user's answer to {@link questionsForm}, or `undefined` when the user dismissed the form. */
+export function questionAnswers(result: FormAnswer, input: Record<string, unknown>, protocolVersion: string): QuestionAnswers | undefined {
   if (result.action !== 'accept') return undefined;
+  const questions = input.questions as readonly Question[];
+  const legacy = isLegacyProtocol(protocolVersion);
   const content = result.content ?? {};
   return {
     answers: questions.map((question, index) => {
@@ -141,4 +148,15 @@ export async function elicitAnswers(
       return { selected: Array.isArray(value) ? value.map(String) : value === undefined ? [] : [String(value)] };
     }),
   };
+}
+
+/** Shows the questions as a form sent by the server (the 2025 era), or `undefined` when dismissed. */
+export async function elicitAnswers(
+  server: Server,
+  input: Record<string, unknown>,
+  signal: AbortSignal,
+  timeoutMs: number,
+  protocolVersion: string,
+): Promise<QuestionAnswers | undefined> {
+  return questionAnswers(await elicit(server, questionsForm(input, protocolVersion), signal, timeoutMs), input, protocolVersion);
 }

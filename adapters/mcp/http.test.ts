@@ -175,7 +175,13 @@ describe('Streamable HTTP', () => {
     expect(server.handler.sessionCount).toBe(1);
     const gone = await post(server.url, callBody('task_get', {}), { 'mcp-session-id': first.transport.sessionId! });
     expect(gone.status).toBe(404);
-    expect(((await gone.json()) as any).error.message).toBe(`There is no session \`${first.transport.sessionId}\` (it ended or expired); start a new one with initialize.`);
+    const goneBody = (await gone.json()) as any;
+    expect(goneBody.error.message).toBe(`There is no session \`${first.transport.sessionId}\` (it ended or expired); start a new one with initialize.`);
+    // An error answering a request that had an id carries that id.
+    expect(goneBody.id).toBe(9);
+    const sessionless = await post(server.url, callBody('task_get', {}));
+    expect(sessionless.status).toBe(400);
+    expect(((await sessionless.json()) as any).id).toBe(9);
     const busy = second.client.callTool({ name: 'wait', arguments: { label: 'busy' } }).catch(() => undefined);
     await expect.poll(() => started).toContain('busy');
     await expect(connect(server.url)).rejects.toMatchObject({

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import { createSession, type Session, type ToolCollection } from '../../src/index.js';
+import { memoryConversations, storeConversations } from './conversations.js';
+import { serveLegacyStateless } from './http-legacy-stateless.js';
+import { errorResponse, onStreamEnd, requestId } from './http-responses.js';
 import { carriesToken, refusedOrigin, type RequestPolicy } from './http-security.js';
 import { answerNodeRequest } from './node-request.js';
 import { createOAuthResourceServer, type McpOAuthOptions, type OAuthResourceServer } from './oauth/index.js';
-import { createMcpServer } from './server.js';
+import { SpentStates } from './request-state.js';
+import { buildMcpServer, createMcpServer } from './server.js';
 import type { McpServerOptions } from './server-options.js';
 
 /** Largest request body accepted: 4 MiB (a `write_file` of a large file fits). */
@@ -44,10 +47,19 @@ export interface McpHttpOptions extends Omit<McpServerOptions, 'session'> {
   readonly sessionIdleMs?: number;
 }
 
-/** Answers MCP's Streamable HTTP transport, one toolbelt session per MCP session. */
+/** What the host knows of a request besides the request itself. */
+export interface McpRequestOptions {
+  /**
+   * Who the host verified the caller to be (an OAuth access token's subject and scopes):
+   * passed to the tools' context, and for 2026-07-28 clients it keys the user's conversations.
+   */
+  readonly authInfo?: AuthInfo;
+}
+
+/** Answers MCP's Streamable HTTP transport in both protocol eras. */
 export interface McpHttpHandler {
   /** Answers a web-standard request: a Next.js route handler, Hono, Bun, Deno. */
-  handleRequest(request: Request): Promise<Response>;
+  handleRequest(request: Request, options?: McpRequestOptions): Promise<Response>;
   /** Answers a Node.js request (`http.createServer`, Express, Fastify's raw request). */
   handleNodeRequest(request: IncomingMessage, response: ServerResponse): Promise<void>;
   /** Sessions open now. */
@@ -66,13 +78,17 @@ interface OpenSession {
 }
 
 /**
- * Serves the collections over MCP's Streamable HTTP transport from inside your own server.
- * Each MCP session (its `Mcp-Session-Id`) gets its own `McpServer` and toolbelt `Session`
- * (task list, approvals, background jobs), closed when the client ends it (HTTP DELETE),
- * when it stays idle for `sessionIdleMs`, or on {@link McpHttpHandler.close}. Before any
- * request reaches a session: the `Host` and `Origin` headers are checked (DNS rebinding,
- * web pages), the bearer token or the OAuth access token when one is required, and the
- * body's size. Mount it at one path (with `oauth`, route its metadata paths to it too).
+ * Serves the collections over MCP's Streamable HTTP transport from inside your own server, to
+ * clients of both protocol eras. A 2026-07-28 request stands alone: it is answered by a server
+ * made for it, with the session of its conversation (see `sessionStore`). A 2025-era client
+ * opens an MCP session (its `Mcp-Session-Id`); without a `sessionStore` it gets its own
+ * `McpServer` and toolbelt `Session` (task list, approvals, background jobs) in this process,
+ * closed when the client ends it (HTTP DELETE), when it stays idle for `sessionIdleMs`, or on
+ * {@link McpHttpHandler.close}; with one, each of its requests is served on its own too, so
+ * any instance can answer it. Before any request is served: the `Host` and `Origin` headers
+ * are checked (DNS rebinding, web pages), the bearer token or the OAuth access token when one is
+ * required, and the body's size. Mount it at one path (with `oauth`, route its metadata paths
+ * to it too).
  *
  * @example
  * // app/mcp/route.ts in Next.js
@@ -82,48 +98,49 @@ interface OpenSession {
 export function createMcpHttpHandler(collections: readonly ToolCollection[], options: McpHttpOptions = {}): McpHttpHandler {
   const { token, oauth: oauthOptions, allowedOrigins = [], allowedHosts, maxBodyBytes = DEFAULT_MAX_BODY_BYTES, maxSessions = DEFAULT_MAX_SESSIONS, sessionIdleMs = DEFAULT_SESSION_IDLE_MS, ...serverOptions } = options;
   validateHttpOptions(options);
-  // Fails now, not at the first initialize, when an option of the server is wrong.
+  // Fails now, not at the first request, when an option of the server is wrong.
   void createMcpServer(collections, serverOptions);
   const oauth = oauthOptions === undefined ? undefined : createOAuthResourceServer(oauthOptions, collections, serverOptions.background);
   const authenticated = token !== undefined || oauth !== undefined;
   const gate: RequestGate = { policy: { allowedHosts: allowedHosts ?? (authenticated ? undefined : []), allowedOrigins }, token, oauth, maxBodyBytes };
   const sessions = new Map<string, OpenSession>();
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - sessionIdleMs;
-    for (const open of sessions.values()) if (open.openStreams === 0 && open.lastActive < cutoff) void open.transport.close();
-  }, Math.min(Math.max(Math.floor(sessionIdleMs / 2), 10), 60_000));
-  sweep.unref();
+  const { sessionStore, ...perServer } = serverOptions;
+  const memory = sessionStore === undefined ? memoryConversations(maxSessions) : undefined;
+  const wiring = { conversations: memory ?? storeConversations(sessionStore!), spent: new SpentStates() };
+  const modern = createMcpHandler(() => buildMcpServer(collections, perServer, wiring), { legacy: 'reject', maxRequestBodySize: maxBodyBytes });
+  const sweep = sweepIdle(sessions, sessionIdleMs);
 
-  async function handleRequest(request: Request): Promise<Response> {
-    const metadata = oauth?.answerMetadata(request);
-    if (metadata !== undefined) return metadata;
-    const admitted = await admitRequest(request, gate);
-    if ('refusal' in admitted) return admitted.refusal;
-    const { parsedBody, subject } = admitted;
+  async function handleRequest(request: Request, requestOptions: McpRequestOptions = {}): Promise<Response> {
+    const admitted = await admitCaller(request, gate, requestOptions.authInfo);
+    if ('answer' in admitted) return admitted.answer;
+    const { parsedBody, subject, authInfo } = admitted;
+    const passed = { parsedBody, ...(authInfo === undefined ? {} : { authInfo }) };
+    if (!(await isLegacyRequest(request, parsedBody ?? null, { maxRequestBodySize: maxBodyBytes }))) return modern.fetch(request, passed);
+    if (sessionStore !== undefined) {
+      return serveLegacyStateless(request, parsedBody, { authInfo, store: sessionStore, make: (legacy) => buildMcpServer(collections, perServer, { ...wiring, legacy }) });
+    }
     const id = request.headers.get('mcp-session-id');
     const found = id === null ? undefined : sessions.get(id);
     // Another subject's session is answered as one that does not exist: its id reveals nothing.
     const open = found?.subject === subject ? found : undefined;
-    if (id !== null && open === undefined) return errorResponse(404, `There is no session \`${id}\` (it ended or expired); start a new one with initialize.`, {}, -32001);
+    if (id !== null && open === undefined) return errorResponse(404, `There is no session \`${id}\` (it ended or expired); start a new one with initialize.`, {}, -32001, requestId(parsedBody));
     if (open !== undefined) {
       open.lastActive = Date.now();
-      const response = await open.transport.handleRequest(request, { parsedBody });
+      const response = await open.transport.handleRequest(request, passed);
       // A GET is the client's standing stream for server messages: open as long as the client
       // is, so only the streams answering requests count as work in progress.
       return request.method === 'POST' ? trackStream(open, response) : response;
     }
     if (request.method !== 'POST' || !isInitializeRequest(parsedBody)) {
-      return errorResponse(400, 'Send the `Mcp-Session-Id` header of your session, or start one with an initialize request.');
+      return errorResponse(400, 'Send the `Mcp-Session-Id` header of your session, or start one with an initialize request.', {}, -32000, requestId(parsedBody));
     }
-    if (sessions.size >= maxSessions && !closeIdlest(sessions)) {
-      return errorResponse(503, `This server keeps at most ${maxSessions} session${maxSessions === 1 ? '' : 's'} open, and each is busy with a call; try again when one has finished.`, { 'Retry-After': '60' });
-    }
-    return startSession(request, parsedBody, subject);
+    if (sessions.size >= maxSessions && !closeIdlest(sessions)) return sessionsFull(maxSessions, parsedBody);
+    return startSession(request, parsedBody, authInfo, subject);
   }
 
-  async function startSession(request: Request, parsedBody: unknown, subject: string | undefined): Promise<Response> {
+  async function startSession(request: Request, parsedBody: unknown, authInfo: AuthInfo | undefined, subject: string | undefined): Promise<Response> {
     const session = createSession();
-    const server = createMcpServer(collections, { ...serverOptions, session });
+    const server = createMcpServer(collections, { ...perServer, session });
     let opened: OpenSession | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
@@ -137,7 +154,7 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
       void session.close();
     };
-    const response = await transport.handleRequest(request, { parsedBody });
+    const response = await transport.handleRequest(request, { parsedBody, ...(authInfo === undefined ? {} : { authInfo }) });
     if (opened !== undefined) return trackStream(opened, response);
     // The initialize was refused (a bad version, a bad header): no session was made to keep.
     await transport.close();
@@ -146,15 +163,33 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
 
   return {
     handleRequest,
-    handleNodeRequest: (request, response) => answerNodeRequest(request, response, handleRequest),
+    handleNodeRequest: (request, response) => answerNodeRequest(request, response, (web) => handleRequest(web)),
     get sessionCount() {
       return sessions.size;
     },
     async close() {
       clearInterval(sweep);
       await Promise.all([...sessions.values()].map((open) => open.transport.close()));
+      await modern.close();
+      await memory?.close();
     },
   };
+}
+
+/** The answer to an initialize when every one of the `maxSessions` sessions is busy. */
+function sessionsFull(maxSessions: number, parsedBody: unknown): Response {
+  const text = `This server keeps at most ${maxSessions} session${maxSessions === 1 ? '' : 's'} open, and each is busy with a call; try again when one has finished.`;
+  return errorResponse(503, text, { 'Retry-After': '60' }, -32000, requestId(parsedBody));
+}
+
+/** Closes, every little while, the sessions idle (nothing streaming) for longer than `idleMs`. */
+function sweepIdle(sessions: Map<string, OpenSession>, idleMs: number): NodeJS.Timeout {
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - idleMs;
+    for (const open of sessions.values()) if (open.openStreams === 0 && open.lastActive < cutoff) void open.transport.close();
+  }, Math.min(Math.max(Math.floor(idleMs / 2), 10), 60_000));
+  sweep.unref();
+  return sweep;
 }
 
 /** What a request has to pass before it reaches a session. */
@@ -209,29 +244,34 @@ function closeIdlest(sessions: Map<string, OpenSession>): boolean {
   return true;
 }
 
+/**
+ * The request past the gate, with who sent it, or the answer it gets instead (the OAuth
+ * metadata document, a refusal). A verified OAuth subject keys the conversations as the
+ * host's own `authInfo` would.
+ */
+async function admitCaller(request: Request, gate: RequestGate, given: AuthInfo | undefined): Promise<{ readonly answer: Response } | { readonly parsedBody: unknown; readonly subject: string | undefined; readonly authInfo: AuthInfo | undefined }> {
+  const metadata = gate.oauth?.answerMetadata(request);
+  if (metadata !== undefined) return { answer: metadata };
+  const admitted = await admitRequest(request, gate);
+  if ('refusal' in admitted) return { answer: admitted.refusal };
+  const { parsedBody, subject } = admitted;
+  return { parsedBody, subject, authInfo: given ?? (subject === undefined ? undefined : subjectAuthInfo(subject)) };
+}
+
+/** The `authInfo` of a request whose access token the OAuth check verified: its subject keys the user's conversations. */
+function subjectAuthInfo(subject: string): AuthInfo {
+  return { token: '', clientId: subject, scopes: [], extra: { sub: subject } };
+}
+
 /** Counts a streamed answer as activity until it ends, so a long call is never idle. */
 function trackStream(open: OpenSession, response: Response): Response {
   open.lastActive = Date.now();
   if (response.body === null) return response;
   open.openStreams += 1;
-  let done = false;
-  const finish = () => {
-    if (done) return;
-    done = true;
+  return onStreamEnd(response, () => {
     open.openStreams -= 1;
     open.lastActive = Date.now();
-  };
-  const reader = response.body.getReader();
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await reader.read();
-      if (!next.done) return controller.enqueue(next.value);
-      finish();
-      controller.close();
-    },
-    cancel: (reason) => (finish(), reader.cancel(reason)),
   });
-  return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** The body as text, or `undefined` once it grows past the limit (the rest is not read). */
@@ -245,13 +285,6 @@ async function readBody(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Ar
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function errorResponse(status: number, message: string, headers: Record<string, string> = {}, code = -32000): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
 }
 
 function validateHttpOptions(options: McpHttpOptions): void {

@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createSession, defineTool, denialText, ToolError, type ToolCollection } from '../../src/index.js';
+import { createFileSessionStore, createSession, defineTool, denialText, ToolError, type ToolCollection } from '../../src/index.js';
 import { createMcpServer, type McpServerOptions } from './index.js';
 
 const written: string[] = [];
@@ -87,6 +90,10 @@ describe('createMcpServer', () => {
     const { client } = await connect();
     expect(client.getServerVersion()).toEqual({ name: 'test-server', version: '1.2.3' });
     expect(client.getInstructions()).toBe('Use the test tools.');
+    // Without a version of its own, the server names the version of agent-toolbelt it runs.
+    const { client: unnamed } = await connect({ name: undefined, version: undefined });
+    const own = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(unnamed.getServerVersion()).toEqual({ name: 'agent-toolbelt', version: own.version });
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
     expect(Object.keys(byName)).toEqual(['look', 'save', 'remove', 'run', 'gh_list_issues', 'plan_tasks', 'picture']);
@@ -386,6 +393,14 @@ describe('createMcpServer', () => {
     );
     expect(() => createMcpServer([collection], { needsApproval: { saves: false } })).toThrow(
       /^Expected `needsApproval` to name tools of the collections, got `saves`; the tools are look, save, /,
+    );
+    const store = createFileSessionStore({ dir: path.join(os.tmpdir(), 'toolbelt-mcp-unused-store') });
+    expect(() => createMcpServer([collection], { sessionStore: store, session: createSession() })).toThrow(
+      'The `session` and `sessionStore` options both say where the session lives; give one of them.',
+    );
+    expect(() => createMcpServer([collection], { sessionStore: {} as never })).toThrow('Expected the `sessionStore` option to be a session store');
+    expect(() => createMcpServer([collection], { requestStateKeys: ['too short'] })).toThrow(
+      'Expected the `requestStateKeys` option to be a non-empty array of keys of at least 32 bytes each, newest first (`openssl rand -hex 32`).',
     );
   });
 });

@@ -17,5 +17,22 @@ export function isLegacyProtocol(protocolVersion: string): boolean {
  */
 export function toolJsonSchema(schema: z.ZodObject, protocolVersion: string, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: isLegacyProtocol(protocolVersion) ? 'draft-7' : 'draft-2020-12', io });
-  return json;
+  return withoutTypeArrays(json) as Record<string, unknown>;
+}
+
+/**
+ * The schema with every `type: [A, B]` (Zod's form of a nullable field) written as
+ * `anyOf: [{ type: A }, { type: B }]`: the same values, in the form every client's
+ * validator and tool-schema reader accepts (the MCP Inspector flags type arrays as not
+ * portable, and several model providers reject them).
+ */
+function withoutTypeArrays(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutTypeArrays);
+  if (node === null || typeof node !== 'object') return node;
+  const entries = Object.entries(node as Record<string, unknown>).map(([key, value]) => [key, withoutTypeArrays(value)] as const);
+  const rewritten: Record<string, unknown> = Object.fromEntries(entries);
+  const type = rewritten.type;
+  if (!Array.isArray(type) || rewritten.anyOf !== undefined) return rewritten;
+  const { type: _types, ...rest } = rewritten;
+  return type.length === 1 ? { ...rest, type: type[0] } : { ...rest, anyOf: type.map((one) => ({ type: one })) };
 }

@@ -1,9 +1,9 @@
 import type { ProgressListener } from '../../src/index.js';
 
-/** What {@link progressNotifier} needs of a request handler's `extra`. */
+/** What {@link progressNotifier} needs of a request handler's context (`ctx.mcpReq`). */
 export interface ProgressRequestExtra {
   readonly _meta?: { readonly progressToken?: string | number } & Record<string, unknown>;
-  readonly sendNotification: (notification: { method: 'notifications/progress'; params: ProgressParams }) => Promise<void>;
+  readonly notify: (notification: { method: 'notifications/progress'; params: ProgressParams }) => Promise<void>;
 }
 
 interface ProgressParams {
@@ -33,7 +33,7 @@ export function progressNotifier(extra: ProgressRequestExtra): ProgressListener 
     const message = event.output !== '' ? event.output : event.message;
     const total = counted && event.total !== undefined && event.total >= progress ? event.total : undefined;
     extra
-      .sendNotification({
+      .notify({
         method: 'notifications/progress',
         params: { progressToken: token, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
       })

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import {
   createAskUserTools,
   createDateTimeTools,
@@ -15,6 +15,7 @@ import {
   type ToolCollection,
 } from '../../src/index.js';
 import { cliApprovalHint } from './cli-approval-hint.js';
+import { openCliSessionStore, requestStateKeysFromEnvironment } from './cli-session-store.js';
 import type { McpCliHttpOptions, McpCliOptions } from './cli-options.js';
 import { readToken } from './cli-token.js';
 import { listenMcpHttp } from './http-listen.js';
@@ -48,6 +49,8 @@ export async function serveCli(options: McpCliOptions, version: string): Promise
   const collections = cliCollections(options);
   // Skills are found once, at the start, so the server's instructions stay the same.
   if (options.skills) collections.push(await createSkillTools({ workspace: new Workspace(options.root) }));
+  const requestStateKeys = requestStateKeysFromEnvironment(process.env);
+  const sessionStore = options.sessionStore === undefined ? undefined : await openCliSessionStore(options.sessionStore);
   const serverOptions = {
     name: 'agent-toolbelt',
     version,
@@ -55,26 +58,31 @@ export async function serveCli(options: McpCliOptions, version: string): Promise
     askForChanges: options.askForChanges,
     approvalHint: cliApprovalHint(options),
     ...(options.background ? { background: ['run_shell'] } : {}),
+    ...(requestStateKeys === undefined ? {} : { requestStateKeys }),
+    ...(sessionStore === undefined ? {} : { sessionStore }),
   };
   const shown = `${path.resolve(options.root)} (mode ${options.mode}${options.askForChanges ? ', asking for every change' : ''}${options.readOnly ? ', read-only' : ''})`;
   if (options.http !== undefined) return serveOverHttp(collections, serverOptions, options.http, shown);
 
-  const session = createSession();
-  const server = createMcpServer(collections, { ...serverOptions, session });
-  const transport = new StdioServerTransport();
+  // One process, one client: its conversation's session, whichever era the client speaks
+  // (the SDK makes a server for the connection, and one for a `server/discover` probe).
+  const session = sessionStore === undefined ? createSession() : undefined;
+  const handle = serveStdio(() => createMcpServer(collections, session === undefined ? serverOptions : { ...serverOptions, session }), {
+    onerror: (error) => process.stderr.write(`agent-toolbelt: ${error.message}\n`),
+  });
   let closing = false;
   const shutdown = async () => {
     if (closing) return;
     closing = true;
-    await session.close();
-    await server.close();
+    await session?.close();
+    await handle.close();
+    await sessionStore?.close();
     process.exit(0);
   };
-  transport.onclose = () => void shutdown();
   process.stdin.on('end', () => void shutdown());
+  process.stdin.on('close', () => void shutdown());
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
-  await server.connect(transport);
   process.stderr.write(`agent-toolbelt: serving ${shown} over stdio.\n`);
 }
 
@@ -93,6 +101,7 @@ async function serveOverHttp(collections: ToolCollection[], serverOptions: McpSe
     if (closing) return;
     closing = true;
     await running.close();
+    await serverOptions.sessionStore?.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown());

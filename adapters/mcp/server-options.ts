@@ -1,4 +1,5 @@
-import { assertApprovalMode, Session, type ApprovalMode, type CallRecordingOptions, type ApprovalOverrides, type ApproveFunction, type ToolDefinition } from '../../src/index.js';
+import { assertApprovalMode, Session, type ApprovalMode, type CallRecordingOptions, type ApprovalOverrides, type ApproveFunction, type SessionStore, type ToolDefinition } from '../../src/index.js';
+import { assertRequestStateKeys } from './request-state.js';
 
 /** A call that was not run, for {@link McpServerOptions.approvalHint}. */
 export interface RefusedCall {
@@ -16,13 +17,31 @@ export interface RefusedCall {
 export interface McpServerOptions extends CallRecordingOptions {
   /** The server's name, shown by clients. @default 'agent-toolbelt' */
   readonly name?: string;
-  /** @default '0.0.0' */
+  /** The server's version, shown by clients. @default the version of agent-toolbelt (its package.json) */
   readonly version?: string;
   /**
    * The state of the connection's conversation; close it yourself when the connection ends.
    * @default a new session, closed (its background jobs stopped) when the connection closes
    */
   readonly session?: Session;
+  /**
+   * Keep each conversation's session in this store instead (`createFileSessionStore`,
+   * `createPostgresSessionStore`, `createRedisSessionStore`), loaded and saved around every
+   * call, one call of a conversation at a time, so any number of instances serve it. A
+   * conversation is an MCP session (`Mcp-Session-Id`) for 2025-era clients, and for
+   * 2026-07-28 clients, which have no session, the user (`authInfo`) and the conversation the
+   * request names in `_meta['agent-toolbelt/conversation']`. Not with `session`.
+   */
+  readonly sessionStore?: SessionStore;
+  /**
+   * The keys that sign the `requestState` of a question put to a 2026-07-28 client (an
+   * approval, `ask_user_question`), newest first, each at least 32 bytes: the first signs,
+   * every one verifies, so a key is rotated by putting the new one first and keeping the old
+   * one second until the questions it signed have expired (10 minutes). Every instance that
+   * may receive the answer needs the same keys.
+   * @default a random key made once per process
+   */
+  readonly requestStateKeys?: readonly (string | Uint8Array)[];
   /**
    * Decides about calls that need approval when the client cannot ask its user (no
    * elicitation). Without it such calls are refused with {@link McpServerOptions.approvalHint}.
@@ -72,6 +91,13 @@ export function validateServerOptions(options: McpServerOptions): void {
   if (options.session !== undefined && !(options.session instanceof Session)) {
     throw new TypeError('Expected the `session` option to be a Session from `createSession()` or `restoreSession()`.');
   }
+  if (options.sessionStore !== undefined) {
+    if (typeof (options.sessionStore as { withSession?: unknown }).withSession !== 'function') {
+      throw new TypeError('Expected the `sessionStore` option to be a session store (`createFileSessionStore`, `createPostgresSessionStore`, `createRedisSessionStore`).');
+    }
+    if (options.session !== undefined) throw new TypeError('The `session` and `sessionStore` options both say where the session lives; give one of them.');
+  }
+  assertRequestStateKeys(options.requestStateKeys);
   if (options.onApproval !== undefined && typeof options.onApproval !== 'function') {
     throw new TypeError(`Expected the \`onApproval\` option to be a function, got \`${String(options.onApproval)}\` (${typeof options.onApproval}).`);
   }

@@ -1,14 +1,12 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  CallToolRequestSchema,
-  InitializeRequestSchema,
+  CLIENT_CAPABILITIES_META_KEY,
   LATEST_PROTOCOL_VERSION,
-  ListToolsRequestSchema,
+  McpServer,
+  PROTOCOL_VERSION_META_KEY,
   type CallToolResult,
-  type InitializeRequest,
-  type InitializeResult,
-} from '@modelcontextprotocol/sdk/types.js';
+  type ClientCapabilities,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { assertCollections } from '../../src/argument-checks.js';
 import {
   assertApprovalOverrides,
@@ -16,36 +14,58 @@ import {
   collectInstructions,
   collectTools,
   createSession,
+  SessionBusyError,
   withBackground,
   type ToolCollection,
 } from '../../src/index.js';
 import { effectiveOverrides } from './approval-policy.js';
+import { conversationKey, oneSession, storeConversations, type Conversations } from './conversations.js';
 import { canElicit, DEFAULT_ELICITATION_TIMEOUT_MS } from './elicitation.js';
+import { packageVersion } from './package-version.js';
 import { progressNotifier } from './progress.js';
+import { createCallStateCodec, SpentStates, type CallState } from './request-state.js';
 import { validateServerOptions, type McpServerOptions } from './server-options.js';
-import { callTool, type ConnectionContext } from './tool-call.js';
+import { callTool, type CallRequest, type ConnectionContext } from './tool-call.js';
 import { describeTools, toCallToolResult } from './tool-listing.js';
+
+/** How the HTTP handler wires a server it makes for one session or one request. */
+export interface ServerWiring {
+  /** The conversations' sessions, shared by every server the handler makes. */
+  readonly conversations?: Conversations;
+  /** Nonces spent by every server the handler makes. */
+  readonly spent?: SpentStates;
+  /** A legacy request served without a transport session: its session id and negotiated version. */
+  readonly legacy?: { readonly sessionId: string; readonly protocolVersion: string };
+}
 
 /**
  * An MCP server offering every tool of the collections, in their order, with JSON Schemas
- * in the dialect of the negotiated protocol version, output schemas where a tool declares
- * one, and every hint stated. Calls go through the core's `runTool`; failures come back as
- * `isError` results. A call that needs approval is put to the user through MCP elicitation
- * when the client supports it, else to `onApproval`, else refused with a message saying how
- * to allow it. `ask_user_question` is offered only to clients that support elicitation.
- * Connect it to a transport: `await server.connect(new StdioServerTransport())`; for HTTP,
- * see {@link createMcpHttpHandler}. Add resources and prompts to it as to any `McpServer`;
- * tools come from the collections (put your own in a collection).
+ * in the dialect of the request's protocol version, output schemas where a tool declares
+ * one, and every hint stated. It speaks both protocol eras: 2025-11-25 (and older) clients
+ * that open with `initialize`, and 2026-07-28 clients that send their version and
+ * capabilities with each request. Calls go through the core's `runTool`; failures come back
+ * as `isError` results. A call that needs approval, and `ask_user_question`, put a form to the
+ * user when the client supports elicitation (a request from the server in the 2025 era, an
+ * `input_required` result with a signed `requestState` in the 2026-07-28 one), else go to
+ * `onApproval`, else are refused with a message saying how to allow them.
+ * Connect it to a transport (`await server.connect(new StdioServerTransport())`), or serve it
+ * from `serveStdio(() => createMcpServer(...))`; for HTTP, see {@link createMcpHttpHandler}.
  *
  * @example
  * const server = createMcpServer([createFileTools({ workspace })], { name: 'my-tools', version: '1.0.0' });
  * await server.connect(new StdioServerTransport());
  */
 export function createMcpServer(collections: readonly ToolCollection[], options: McpServerOptions = {}): McpServer {
+  return buildMcpServer(collections, options, {});
+}
+
+/** {@link createMcpServer}, wired by the HTTP handler. */
+export function buildMcpServer(collections: readonly ToolCollection[], options: McpServerOptions, wiring: ServerWiring): McpServer {
   assertCollections(collections, 'createMcpServer');
   validateServerOptions(options);
-  const session = options.session ?? createSession();
-  const elicitationTimeoutMs = options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;
+  const owned = options.session === undefined && options.sessionStore === undefined && wiring.conversations === undefined ? createSession() : undefined;
+  const conversations =
+    wiring.conversations ?? (options.sessionStore !== undefined ? storeConversations(options.sessionStore) : oneSession(options.session ?? owned!));
   const served = options.background === undefined ? collections : withBackground(collections, { tools: options.background });
   const tools = collectTools(served);
   assertApprovalOverrides(options.needsApproval, tools.keys());
@@ -54,50 +74,63 @@ export function createMcpServer(collections: readonly ToolCollection[], options:
   // next tool result: the model was told it would hear when a job ends.
   const jobs = served.length > collections.length ? served.slice(collections.length) : [];
   const instructions = collectInstructions(served);
+  const codec = createCallStateCodec(options.requestStateKeys);
   const server = new McpServer(
-    { name: options.name ?? 'agent-toolbelt', version: options.version ?? '0.0.0' },
-    instructions === '' ? {} : { instructions },
+    { name: options.name ?? 'agent-toolbelt', version: options.version ?? packageVersion() },
+    { capabilities: { tools: {} }, ...(instructions === '' ? {} : { instructions }), requestState: { verify: codec.verify } },
   );
   const protocol = server.server;
-  const protocolVersion = learnProtocolVersion(protocol);
-  const connection: ConnectionContext = { protocol, session, options, needsApproval, elicitationTimeoutMs, protocolVersion };
+  const connection: ConnectionContext = { protocol, options, needsApproval, elicitationTimeoutMs: options.elicitationTimeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS, codec, spent: wiring.spent ?? new SpentStates() };
 
+  /** What a request says of its client: the era, the protocol version and the capabilities. */
+  const clientOf = (context: ServerContext) => {
+    const envelope = (context.mcpReq.envelope ?? {}) as Record<string, unknown>;
+    const modern = typeof envelope[PROTOCOL_VERSION_META_KEY] === 'string';
+    const protocolVersion = modern
+      ? (envelope[PROTOCOL_VERSION_META_KEY] as string)
+      : (wiring.legacy?.protocolVersion ?? protocol.getNegotiatedProtocolVersion() ?? LATEST_PROTOCOL_VERSION);
+    const capabilities = (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? protocol.getClientCapabilities();
+    return { modern, protocolVersion, capabilities };
+  };
   // Tools the user answers need a form; clients that cannot show one never see them.
-  const offered = () => [...tools.values()].filter((tool) => tool.answeredByClient === undefined || canElicit(protocol));
-  protocol.registerCapabilities({ tools: {} });
-  protocol.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await describeTools(offered(), protocolVersion()) }));
-  protocol.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const tool = offered().find((candidate) => candidate.name === request.params.name);
+  const offered = (capabilities: ClientCapabilities | undefined) =>
+    [...tools.values()].filter((tool) => tool.answeredByClient === undefined || canElicit(capabilities));
+  protocol.setRequestHandler('tools/list', async (_request, context) => {
+    const { protocolVersion, capabilities } = clientOf(context);
+    return { tools: await describeTools(offered(capabilities), protocolVersion) };
+  });
+  protocol.setRequestHandler('tools/call', async (request, context) => {
+    const client = clientOf(context);
+    const tool = offered(client.capabilities).find((candidate) => candidate.name === request.params.name);
     if (tool === undefined) {
       // A result the model can read, as the SDK's own server answers; it names the tools there are.
-      const names = offered().map((candidate) => candidate.name).join(', ');
+      const names = offered(client.capabilities).map((candidate) => candidate.name).join(', ');
       return { content: [{ type: 'text', text: `There is no tool \`${request.params.name}\`. The tools are ${names}.` }], isError: true };
     }
-    const call = { signal: extra.signal, toolCallId: String(extra.requestId), onProgress: progressNotifier(extra) };
-    const result = toCallToolResult(await callTool(connection, tool, request.params.arguments ?? {}, call), tool);
-    const notice = jobs.length === 0 ? undefined : await collectContext(jobs, session);
-    return notice === undefined ? result : { ...result, content: [...result.content, { type: 'text', text: notice }] };
+    const state = context.mcpReq.requestState<CallState>();
+    const call: CallRequest = {
+      ...client,
+      signal: context.mcpReq.signal,
+      toolCallId: String(context.mcpReq.id),
+      onProgress: progressNotifier(context.mcpReq),
+      conversation: conversationKey(context, client.modern, wiring.legacy?.sessionId),
+      ...(state === undefined ? {} : { retry: { state, responses: context.mcpReq.inputResponses } }),
+    };
+    try {
+      return await conversations.turn(call.conversation, async (session) => {
+        const outcome = await callTool(connection, session, tool, request.params.arguments ?? {}, call);
+        if ('resultType' in outcome) return outcome;
+        const result = toCallToolResult(outcome, tool);
+        const notice = jobs.length === 0 ? undefined : await collectContext(jobs, session);
+        return notice === undefined ? result : ({ ...result, content: [...result.content, { type: 'text', text: notice }] } satisfies CallToolResult);
+      });
+    } catch (error) {
+      // Another call of the conversation held it for longer than the store waits: nothing ran.
+      if (error instanceof SessionBusyError) return toCallToolResult({ text: `${tool.name} was not run: ${error.message}`, isError: true });
+      throw error;
+    }
   });
   // A session the host never saw cannot be closed by the host: its jobs end with the connection.
-  if (options.session === undefined) protocol.onclose = () => void session.close();
+  if (owned !== undefined) protocol.onclose = () => void owned.close();
   return server;
-}
-
-/**
- * The negotiated protocol version, read when needed. The SDK keeps it to itself; schemas and
- * forms depend on it, so its initialize handler is wrapped to learn it (clients that never say
- * stay on the latest).
- */
-function learnProtocolVersion(protocol: Server): () => string {
-  let protocolVersion: string = LATEST_PROTOCOL_VERSION;
-  const inner = protocol as unknown as { _oninitialize?: (request: InitializeRequest) => Promise<InitializeResult> };
-  if (typeof inner._oninitialize === 'function') {
-    const initialize = inner._oninitialize.bind(protocol);
-    protocol.setRequestHandler(InitializeRequestSchema, async (request) => {
-      const result = await initialize(request);
-      protocolVersion = result.protocolVersion;
-      return result;
-    });
-  }
-  return () => protocolVersion;
 }

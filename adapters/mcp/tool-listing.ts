@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { ToolDefinition, ToolResult } from '../../src/index.js';
 import { toolAnnotations } from './annotations.js';
 import { isLegacyProtocol, toolJsonSchema } from './json-schema.js';

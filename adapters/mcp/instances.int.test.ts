@@ -1,0 +1,211 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFileTools, createShellTools, createTaskListTools, Workspace, type SessionStore } from '../../src/index.js';
+import { openStore, type StoreConfig } from '../../test/stores/store-config.js';
+import { POSTGRES_MISSING, REDIS_MISSING, startPostgres, startRedis } from '../../test/stores/servers.js';
+import { listenMcpHttp, type McpHttpServer } from './http-listen.js';
+import { alwaysAcrossInstances, legacyClient, manyClients, modernClient, readEditAndTasks, text } from './test-support/conversation-checks.js';
+import { startHttpCli, type HttpCli } from './test-support/http-cli.js';
+import { startRoundRobin, type RoundRobin } from './test-support/round-robin.js';
+
+// Several instances of the server behind a plain round-robin balancer (no stickiness), their
+// conversations' sessions in one store: whichever instance answers, a conversation keeps its
+// read snapshots, its task list and its "always" answers.
+
+const STATE_KEY = 'instances-test-state-key-0123456789abcdef';
+const repository = fileURLToPath(new URL('../..', import.meta.url));
+
+let base: string;
+beforeAll(async () => {
+  base = await mkdtemp(path.join(os.tmpdir(), 'toolbelt-mcp-instances-'));
+});
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+/** A project folder for one store's suite, with a file per conversation to read and edit. */
+async function project(name: string, conversations: readonly string[]): Promise<string> {
+  const root = path.join(base, name);
+  await mkdir(path.join(root, 'notes'), { recursive: true });
+  for (const conversation of conversations) await writeFile(path.join(root, 'notes', `${conversation}.txt`), `draft of ${conversation}\n`);
+  return root;
+}
+
+describe('agent-toolbelt mcp --http --session-store file:DIR, two instances behind a round-robin balancer', () => {
+  let root: string;
+  const instances: HttpCli[] = [];
+  let balancer: RoundRobin;
+
+  beforeAll(async () => {
+    root = await project('cli-file', ['modern', 'killed']);
+    const store = `file:${path.join(base, 'cli-file-sessions')}`;
+    const env = { TOOLBELT_MCP_STATE_KEY: STATE_KEY };
+    instances.push(...(await Promise.all([0, 1].map(() => startHttpCli(['--root', root, '--session-store', store], { env, timeoutMs: 60_000 })))));
+    balancer = await startRoundRobin(instances.map((instance) => instance.url));
+  }, 90_000);
+  afterAll(async () => {
+    await balancer?.close();
+    await Promise.all(instances.map((instance) => instance.stop()));
+  });
+
+  it('serves a modern conversation from both: read on one, edit on the other, its tasks and its "always" answers', async () => {
+    const modern = await modernClient(balancer.url, 'modern');
+    try {
+      await readEditAndTasks(modern.call, root, 'modern');
+      await alwaysAcrossInstances(modern, 'modern');
+    } finally {
+      await modern.client.close();
+    }
+    for (const count of balancer.served.values()) expect(count).toBeGreaterThan(3);
+  }, 120_000);
+
+  it('serves a legacy conversation (its MCP session) from both instances', async () => {
+    const legacy = await legacyClient(balancer.url);
+    try {
+      await writeFile(path.join(root, 'notes', 'legacy.txt'), 'draft of legacy\n');
+      await readEditAndTasks(legacy.call, root, 'legacy');
+    } finally {
+      await legacy.client.close();
+    }
+  }, 120_000);
+
+  it('loses nothing when an instance is killed with SIGKILL between two calls', async () => {
+    const modern = await modernClient(balancer.url, 'killed');
+    const legacy = await legacyClient(balancer.url);
+    try {
+      await modern.call('task_add', { tasks: [{ subject: 'survive the kill' }] });
+      await legacy.call('task_add', { tasks: [{ subject: 'legacy survives too' }] });
+      instances[1]!.process.kill('SIGKILL');
+      await new Promise((resolve) => instances[1]!.process.once('exit', resolve));
+      expect(text(await modern.call('task_get', {}))).toContain('survive the kill');
+      expect(text(await legacy.call('task_get', {}))).toContain('legacy survives too');
+      expect(text(await modern.call('read_file', { path: 'notes/killed.txt' }))).toContain('draft of killed');
+      expect((await modern.call('edit_file', { path: 'notes/killed.txt', old_string: 'draft', new_string: 'final' })).isError).toBeFalsy();
+    } finally {
+      await modern.client.close();
+      await legacy.client.close();
+    }
+  }, 120_000);
+
+  it('answers 20 clients making 200 calls', async () => {
+    await manyClients(balancer.url);
+  }, 180_000);
+});
+
+/** The same checks with the library's option, for a database store: two handlers, each with its own store client. */
+function databaseSuite(name: string, count: number, missing: string | undefined, start: () => Promise<{ config: StoreConfig; stop: () => Promise<void> }>): void {
+  describe.skipIf(missing !== undefined)(`createMcpHttpHandler with a ${name} sessionStore, ${count} instances behind a round-robin balancer`, () => {
+    let root: string;
+    let database: { config: StoreConfig; stop: () => Promise<void> } | undefined;
+    const stores: SessionStore[] = [];
+    const servers: McpHttpServer[] = [];
+    let balancer: RoundRobin;
+
+    beforeAll(async () => {
+      root = await project(`db-${name}`, ['modern', 'legacy']);
+      database = await start();
+      const workspace = new Workspace(root);
+      for (let index = 0; index < count; index += 1) {
+        const sessionStore = openStore(database.config);
+        stores.push(sessionStore);
+        const collections = [createFileTools({ workspace }), createShellTools({ workspace }), createTaskListTools()];
+        servers.push(await listenMcpHttp(collections, { sessionStore, requestStateKeys: [STATE_KEY] }));
+      }
+      balancer = await startRoundRobin(servers.map((server) => server.url));
+    }, 90_000);
+    afterAll(async () => {
+      await balancer?.close();
+      await Promise.all(servers.map((server) => server.close()));
+      await Promise.all(stores.map((store) => store.close()));
+      await database?.stop();
+    });
+
+    it('serves a modern and a legacy conversation from every instance: read on one, edit on the other, tasks and "always" answers', async () => {
+      const modern = await modernClient(balancer.url, 'modern');
+      const legacy = await legacyClient(balancer.url);
+      try {
+        await readEditAndTasks(modern.call, root, 'modern');
+        await alwaysAcrossInstances(modern, 'modern');
+        await readEditAndTasks(legacy.call, root, 'legacy');
+        // Two conversations, two task lists.
+        expect(text(await legacy.call('task_get', {}))).not.toContain('ship modern');
+      } finally {
+        await modern.client.close();
+        await legacy.client.close();
+      }
+      for (const count of balancer.served.values()) expect(count).toBeGreaterThan(3);
+    }, 120_000);
+
+    it('answers 20 clients making 200 calls', async () => {
+      await manyClients(balancer.url);
+    }, 180_000);
+  });
+}
+
+databaseSuite('Postgres', 2, POSTGRES_MISSING, async () => {
+  const server = await startPostgres();
+  return { config: { kind: 'postgres', connectionString: server.connectionString }, stop: () => server.destroy() };
+});
+databaseSuite('Redis', 3, REDIS_MISSING, async () => {
+  const server = await startRedis();
+  return { config: { kind: 'redis', url: server.url }, stop: () => server.destroy() };
+});
+databaseSuite('file', 3, undefined, async () => ({ config: { kind: 'file', dir: path.join(base, 'library-file-sessions') }, stop: async () => undefined }));
+
+/**
+ * The command line with a database store: `--session-store postgres://…` and `redis://…` load
+ * the package's own `agent-toolbelt/stores/*` subpaths, which resolve to dist/ (built here when
+ * missing, as the Next.js test does).
+ */
+function cliDatabaseSuite(name: string, missing: string | undefined, start: () => Promise<{ url: string; stop: () => Promise<void> }>): void {
+  describe.skipIf(missing !== undefined)(`agent-toolbelt mcp --http --session-store ${name}, two instances behind a round-robin balancer`, () => {
+    let root: string;
+    let database: { url: string; stop: () => Promise<void> } | undefined;
+    const instances: HttpCli[] = [];
+    let balancer: RoundRobin;
+
+    beforeAll(async () => {
+      if (!existsSync(path.join(repository, 'dist/adapters/postgres/index.js')) || !existsSync(path.join(repository, 'dist/adapters/redis/index.js'))) {
+        execFileSync(process.execPath, [path.join(repository, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: repository, stdio: 'inherit' });
+      }
+      root = await project(`cli-${name}`, ['modern', 'legacy']);
+      database = await start();
+      const env = { TOOLBELT_MCP_STATE_KEY: STATE_KEY };
+      instances.push(...(await Promise.all([0, 1].map(() => startHttpCli(['--root', root, '--session-store', database!.url], { env, timeoutMs: 60_000 })))));
+      balancer = await startRoundRobin(instances.map((instance) => instance.url));
+    }, 180_000);
+    afterAll(async () => {
+      await balancer?.close();
+      await Promise.all(instances.map((instance) => instance.stop()));
+      await database?.stop();
+    });
+
+    it('serves a modern and a legacy conversation from both instances', async () => {
+      const modern = await modernClient(balancer.url, 'modern');
+      const legacy = await legacyClient(balancer.url);
+      try {
+        await readEditAndTasks(modern.call, root, 'modern');
+        await alwaysAcrossInstances(modern, 'modern');
+        await readEditAndTasks(legacy.call, root, 'legacy');
+      } finally {
+        await modern.client.close();
+        await legacy.client.close();
+      }
+      for (const count of balancer.served.values()) expect(count).toBeGreaterThan(3);
+    }, 120_000);
+  });
+}
+
+cliDatabaseSuite('postgres://…', POSTGRES_MISSING, async () => {
+  const server = await startPostgres();
+  return { url: server.connectionString, stop: () => server.destroy() };
+});
+cliDatabaseSuite('redis://…', REDIS_MISSING, async () => {
+  const server = await startRedis();
+  return { url: server.url, stop: () => server.destroy() };
+});
