@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileRequiredText, requiredText } from './prefilter.js';
+import { compileRequiredText } from './prefilter.js';
+import { requiredText } from './required-literals.js';
 
 describe('requiredText', () => {
   it('takes the longest literal of each top-level alternative', () => {

@@ -8,9 +8,10 @@
  * matches it properly); it never says "cannot match" for a file that does.
  *
  * Also the text prefilter, {@link canPrefilter}: whether one test of a whole chunk of text can
- * stand for testing its lines one by one.
+ * stand for testing its lines one by one. The required text itself is read from the pattern on
+ * the main thread (`requiredText` in `required-literals.ts`), so the search threads never load
+ * the regular expression parser.
  */
-import { requiredLiterals } from './required-literals.js';
 
 /**
  * True when testing a whole chunk at once (with the `m` flag) can only miss if no line matches,
@@ -21,7 +22,7 @@ export function canPrefilter(source: string): boolean {
   return !/\(\?<?[=!]/.test(source) && !source.includes('$');
 }
 
-/** Text the pattern's matches must contain: one of `literals` in every matching line. */
+/** Text the pattern's matches must contain (see `requiredText`): one of `literals` in every matching line. */
 export interface RequiredText {
   /** One per top-level alternative of the pattern: each of its matches contains that text. */
   readonly literals: readonly string[];
@@ -37,31 +38,12 @@ export interface RequiredText {
   readonly plain: boolean;
 }
 
-/** Alternatives past which a pattern gets no prefilter: each costs one pass over every file. */
-const MAX_LITERALS = 16;
-
 /**
  * ASCII characters from the rarest to the most common in source text (upper-case letters
  * counted as lower-case), measured over 6,000 files of this repository's `node_modules`. A
  * caseless literal is looked for by its rarest character, so the scan stops rarely.
  */
 const RAREST_FIRST = '~^%798\\56$+43z#@<2q!|?&>1j][\'0_-xkw`{}v*:y";b/=)(,gfh.mupdclioansrte ';
-
-/**
- * The text every line the pattern matches must contain, or `undefined` when the pattern can
- * match without a literal (`a|\d+`, `\w+`), needs more than {@link MAX_LITERALS} of them, or
- * does not parse. Read from the pattern's syntax tree (`required-literals.ts`): small classes
- * and bounded repeats are multiplied out (`[xq]u{2}x` needs `xuux` or `quux`), groups are
- * looked into, and of the sets every match needs the one with the longest shortest literal is
- * kept. Under `i`, characters beyond ASCII end a literal (their case folding is not checked on
- * bytes).
- */
-export function requiredText(source: string, flags: string): RequiredText | undefined {
-  const found = requiredLiterals(source, flags, MAX_LITERALS);
-  if (found === undefined) return undefined;
-  const caseless = flags.includes('i');
-  return { literals: found.literals, caseless, unicodeFolds: caseless && flags.includes('u'), plain: found.plain };
-}
 
 /** The UTF-8 bytes of the Kelvin sign (U+212A) and the long s (U+017F), which `/k/iu` and `/s/iu` match. */
 const KELVIN_SIGN = Buffer.from('\u212a', 'utf8');

@@ -7,6 +7,10 @@
  * required when each match contains one of its strings.
  */
 import { RegExpParser, type AST } from '@eslint-community/regexpp';
+import type { RequiredText } from './prefilter.js';
+
+/** Alternatives past which a pattern gets no prefilter: each costs one pass over every file. */
+const MAX_LITERALS = 16;
 
 /** Strings a set may hold before it is given up (a product of classes grows fast). */
 const MAX_SET = 16;
@@ -24,6 +28,22 @@ interface Facts {
   readonly suffixes?: readonly string[];
   /** Each match contains one of these (the best such set found). */
   readonly required?: readonly string[];
+}
+
+/**
+ * The text every line the pattern matches must contain, or `undefined` when the pattern can
+ * match without a literal (`a|\d+`, `\w+`), needs more than {@link MAX_LITERALS} of them, or
+ * does not parse. Read from the pattern's syntax tree (`required-literals.ts`): small classes
+ * and bounded repeats are multiplied out (`[xq]u{2}x` needs `xuux` or `quux`), groups are
+ * looked into, and of the sets every match needs the one with the longest shortest literal is
+ * kept. Under `i`, characters beyond ASCII end a literal (their case folding is not checked on
+ * bytes).
+ */
+export function requiredText(source: string, flags: string): RequiredText | undefined {
+  const found = requiredLiterals(source, flags, MAX_LITERALS);
+  if (found === undefined) return undefined;
+  const caseless = flags.includes('i');
+  return { literals: found.literals, caseless, unicodeFolds: caseless && flags.includes('u'), plain: found.plain };
 }
 
 /** What {@link requiredLiterals} found. */
