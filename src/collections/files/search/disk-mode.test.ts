@@ -244,11 +244,11 @@ describe.skipIf(rg === undefined ? 'ripgrep (rg) is not on PATH: install it (apt
     return treeBase;
   };
 
-  // `r[ab]reMarker`: two literals (`rareMarker`, `rbreMarker`) cost the walk a pass each, so a hand-off may pay;
-  // `rareMarker` itself, one literal, is walked on any tree.
+  // `r[abc]reMarker`: three literals (`rareMarker`, `rbreMarker`, `rcreMarker`) cost the walk a pass each, so a
+  // hand-off may pay; `rareMarker` itself, one literal, is walked on any tree.
   it.each([
-    [1_000, 'r[ab]reMarker', 'node'],
-    [4_000, 'r[ab]reMarker', 'ripgrep'],
+    [1_000, 'r[abc]reMarker', 'node'],
+    [4_000, 'r[abc]reMarker', 'ripgrep'],
     [4_000, 'rareMarker', 'node'],
   ])('on %i files, after 300 with sparse matches of %s: finishes a listed tree with under 3,000 files left itself (ten times the 300), else asks ripgrep when the prefilter cannot help (%s)', async (files, pattern, engine) => {
     const treeBase = await tree(files);
