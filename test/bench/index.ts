@@ -25,6 +25,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'server grade: event loop, real tree, anchored globs', load: () => import('./server.js') },
   { name: 'session stores withSession', load: () => import('./stores.js') },
   { name: 'remote workspace vs local', load: () => import('./remote.js') },
+  { name: 'issue 30: common searches on node_modules, edit_file replace_all', load: () => import('./issue-30.js') },
 ];
 
 const words = process.argv.slice(2).filter((word) => !word.startsWith('--'));
