@@ -2,9 +2,13 @@
  * Issue 30's rows ("ripgrep's pace on the searches models actually make"), each with its
  * reference measured side by side in the same run and a printed verdict:
  * - `edit_file replace_all` with 10,000 replacements against a plain read, `replaceAll` and
- *   the same atomic write.
+ *   the same atomic write;
+ * - `search_files` on this repository's `node_modules` against `rg` with the same flags, with
+ *   ripgrep on PATH and without: a common word ignoring case (`files`, `counts`), a regular
+ *   expression without a plain literal, an alternation in `lines` mode, a caseless word past the
+ *   limit, and an `include` filter.
  *
- * Runs on its own: `node --import tsx test/bench/issue-30.ts [edit]`.
+ * Runs on its own: `node --import tsx test/bench/issue-30.ts [edit] [common] [regex] [alternation] [limit] [include]`.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -196,11 +200,27 @@ const ALTERNATION: readonly TreeCase[] = [
   { label: '`quuxNever|zzyzxMarker`, lines', input: { pattern: 'quuxNever|zzyzxMarker', mode: 'lines', limit: 1000 }, rgFlags: ['-n'], targets: [1.2, 2] },
 ];
 
+/**
+ * A caseless word in more files than the limit (the walk stops at 1,000 of about 1,800): with
+ * ripgrep on PATH it used to be handed off after 300 files; never slower than the walk is the
+ * target. Its reference is `rg -il` over the whole tree, which does more work than the limit needs.
+ */
+const CASELESS_HIGH_LIMIT: readonly TreeCase[] = [
+  { label: '`deprecated`, ignore_case, files, limit 1,000 (about 1,800 match)', input: { pattern: 'deprecated', ignore_case: true, limit: 1000 }, rgFlags: ['-i', '-l'], targets: [1.2, 2] },
+];
+
+/** A file-type filter over the whole tree (not worked on in this round: measured only). */
+const INCLUDE: readonly TreeCase[] = [
+  { label: '`quuxNeverThereMarker`, include `*.md`', input: { pattern: 'quuxNeverThereMarker', include: '*.md' }, rgFlags: ['-l', '-g', '*.md'], targets: [1.2, 2] },
+];
+
 const cases: Record<string, () => Promise<void>> = {
   edit: editCase,
   common: () => treeCases(COMMON_WORD),
   regex: () => treeCases(LITERAL_FREE),
   alternation: () => treeCases(ALTERNATION),
+  limit: () => treeCases(CASELESS_HIGH_LIMIT),
+  include: () => treeCases(INCLUDE),
 };
 
 export async function run(words: readonly string[] = []): Promise<void> {
