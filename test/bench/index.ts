@@ -26,6 +26,7 @@ const suites: Array<{ name: string; load: () => Promise<{ run: () => Promise<voi
   { name: 'session stores withSession', load: () => import('./stores.js') },
   { name: 'remote workspace vs local', load: () => import('./remote.js') },
   { name: 'telemetry and audit per runTool', load: () => import('./telemetry.js') },
+  { name: 'issue 30: common searches on node_modules, edit_file replace_all', load: () => import('./issue-30.js') },
 ];
 
 const words = process.argv.slice(2).filter((word) => !word.startsWith('--'));

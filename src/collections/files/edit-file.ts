@@ -110,12 +110,19 @@ export function createEditFileTool(context: WriteToolsContext) {
           return { text: `\`${shown}\` already reads that way (old_string and new_string differ only in line endings); nothing was written.`, data: { path: shown, replacements: 0 } };
         }
         const backup = await backupBeforeChange(context, shown, bytes);
-        await workspace.writeFileAtomic(resolved.absolute, newBytes);
+        // The reply's summary is worked out while the write waits for the disk (its fsync is
+        // most of a call's time); the call answers once both are done, the write's fault first.
+        const [written, summarized] = await Promise.allSettled([
+          workspace.writeFileAtomic(resolved.absolute, newBytes),
+          summarizeEdit(shown, decoded.text, outcome.text, outcome.spans, MAX_EDIT_REPLY_LINES, slicer),
+        ]);
+        if (written.status === 'rejected') throw written.reason;
+        if (summarized.status === 'rejected') throw summarized.reason;
+        const summary = summarized.value;
         const after = await workspace.statOrUndefined(resolved.absolute);
         if (after !== undefined) recordWrite(session, resolved.absolute, after);
         if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: shown, backup, after: await contentHashInSlices(newBytes, slicer) });
 
-        const summary = await summarizeEdit(shown, decoded.text, outcome.text, outcome.spans, MAX_EDIT_REPLY_LINES, slicer);
         const header = `Edited \`${shown}\`: ${plural(outcome.replacements, 'replacement')}${note === undefined ? '' : ` (${note})`}. The changed lines now read:`;
         return {
           text: `${header}\n${formatChangedLines(summary.shown, summary.changedLines, context.maxLineLength)}`,

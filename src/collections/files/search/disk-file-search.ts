@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import { countNewlines } from './count-newlines.js';
 import { SearchFileReader } from './file-reader.js';
 import type { LineMatcher, MutableResult } from './line-matcher.js';
-import { compileRequiredText } from './prefilter.js';
+import { compileRequiredText, literalFinders, mayHoldFolds, type LiteralFinder, type RequiredText } from './prefilter.js';
 import { READING, type FileVerdict, type SearchWorkerInit } from './protocol.js';
 
 /** This thread's read buffers, kept from search to search (made at the first file). */
@@ -19,11 +19,6 @@ export function releaseReadBuffers(): void {
   reader?.releaseWholeBuffer();
 }
 
-/** `text` as a regular expression that matches it literally. */
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-}
-
 /** The current search's way of searching a file on disk. */
 export class DiskFileSearch {
   readonly #mode: SearchWorkerInit['mode'];
@@ -31,9 +26,14 @@ export class DiskFileSearch {
   readonly #progress: Int32Array;
   readonly #matcher: LineMatcher;
   readonly #mayMatch: ((bytes: Buffer) => boolean) | undefined;
-  /** The required literals' bytes, when they are compared exactly (no `i` flag): the lines that can match hold one. */
-  readonly #needles: readonly Buffer[] | undefined;
-  /** True when the pattern is nothing but those literals, one or several as alternatives. */
+  readonly #required: RequiredText | undefined;
+  /** Where the required literals are in a file's bytes: the lines that can match hold one. */
+  readonly #finders: readonly LiteralFinder[];
+  /**
+   * True when the pattern is nothing but those literals, one or several as alternatives
+   * (`Copyright`, `require\(`, `foo|bar`, `todo` ignoring case): finding one is a match. A
+   * U+FEFF in one could be the byte order mark, which the match leaves out.
+   */
   readonly #plainLiterals: boolean;
 
   constructor(init: SearchWorkerInit, progress: Int32Array, matcher: LineMatcher) {
@@ -42,11 +42,10 @@ export class DiskFileSearch {
     this.#maxFileBytes = init.maxFileBytes;
     this.#progress = progress;
     this.#matcher = matcher;
+    this.#required = required;
     this.#mayMatch = required === undefined ? undefined : compileRequiredText(required);
-    this.#needles = required === undefined || required.caseless ? undefined : required.literals.map((literal) => Buffer.from(literal, 'utf8'));
-    // `Copyright`, `require\(`, `foo|bar`: the pattern is its literals, so finding one is a match
-    // (a U+FEFF in one could be the byte order mark, which the match leaves out).
-    this.#plainLiterals = this.#needles !== undefined && required!.literals.map(escapeRegExp).join('|') === init.source && !required!.literals.some((literal) => literal.includes('\ufeff'));
+    this.#finders = required === undefined ? [] : literalFinders(required);
+    this.#plainLiterals = required !== undefined && required.plain && !required.literals.some((literal) => literal.includes('\ufeff'));
   }
 
   /** Reads, screens and matches the file at `absolute`, with at most `wanted` matching lines kept; the verdict is in the answer. */
@@ -59,10 +58,10 @@ export class DiskFileSearch {
     if (read.type === 'text') {
       // Most files of a search for a rare pattern end here: their bytes lack what every match needs.
       if (this.#mayMatch !== undefined && !this.#mayMatch(read.bytes)) return result;
-      if (this.#mode === 'files' && this.#needles !== undefined) {
-        // With plain literals the prefilter's hit above is the match: a literal's bytes found in
-        // valid UTF-8 are the literal's characters.
-        if (this.#plainLiterals || this.#matcher.hasMatchingLine(read.bytes, this.#needles)) result.count = 1;
+      // Only the lines holding a literal can match: those are matched, the rest of the file is
+      // never decoded (unless a Kelvin sign or long s may stand for a caseless `k` or `s`).
+      if (this.#required !== undefined && !mayHoldFolds(this.#required, read.bytes)) {
+        this.#matcher.matchCandidateLines(read.bytes, this.#finders, this.#plainLiterals, wanted, result);
         return result;
       }
       let text = read.bytes.toString('utf8');

@@ -77,6 +77,7 @@ async function buildCorpus(seed: number): Promise<void> {
   await put('big/late-latin1.txt', Buffer.concat([Buffer.from('needle\n'.repeat(200_000)), Buffer.from([0xe9, 0x0a])]));
   // A BOM before a first line that is the whole match: `^needle$` must see the line without it.
   await put('docs/bom-first.md', '\ufeffneedle\r\nother\n');
+  await put('docs/folds.md', 'Kelvin \u212aelvin\r\n\u017fkip skip\nſKIP\nnone\n');
   await fs.symlink('src', path.join(root, 'link-dir'));
   await fs.symlink('big/chunks.txt', path.join(root, 'link-file.txt'));
 }
@@ -144,6 +145,18 @@ const QUERIES: readonly Record<string, unknown>[] = [
   { pattern: 'café|TODO', limit: 1_000 },
   { pattern: 'foo\\(bar\\)', limit: 1_000 },
   { pattern: 'a.b', limit: 1_000 },
+  // Only the lines holding a literal are matched, ignoring case too; a plain pattern's hits are its matches.
+  { pattern: 'needle', ignore_case: true, mode: 'lines', limit: 1_000 },
+  { pattern: 'needle', ignore_case: true, mode: 'lines', limit: 3 },
+  { pattern: 'needle', ignore_case: true, limit: 1_000 },
+  { pattern: 'needle|todo', ignore_case: true, mode: 'counts', limit: 1_000 },
+  { pattern: 'NEEDLE|haystack', mode: 'counts', limit: 1_000 },
+  { pattern: 'n[e]{2}dle', mode: 'lines', limit: 1_000 },
+  { pattern: '[nN]eedle\\b', mode: 'counts', limit: 1_000 },
+  { pattern: '(?:alpha|beta) needle', ignore_case: true, mode: 'lines', limit: 1_000 },
+  // A Kelvin sign or long s folds to `k` or `s` ignoring case: those files are matched whole.
+  { pattern: 'kelvin', ignore_case: true, mode: 'lines' },
+  { pattern: 'skip', ignore_case: true, mode: 'counts' },
 ];
 
 describe('search_files on a local workspace (the worker reads the disk)', () => {
@@ -231,11 +244,11 @@ describe.skipIf(rg === undefined ? 'ripgrep (rg) is not on PATH: install it (apt
     return treeBase;
   };
 
-  // `(?:rareMarker)`: nothing is taken from inside a group, so no byte prefilter helps the walk and a hand-off may pay;
-  // `rareMarker` itself, which the prefilter can test, is walked on any tree.
+  // `r[abc]reMarker`: three literals (`rareMarker`, `rbreMarker`, `rcreMarker`) cost the walk a pass each, so a
+  // hand-off may pay; `rareMarker` itself, one literal, is walked on any tree.
   it.each([
-    [1_000, '(?:rareMarker)', 'node'],
-    [4_000, '(?:rareMarker)', 'ripgrep'],
+    [1_000, 'r[abc]reMarker', 'node'],
+    [4_000, 'r[abc]reMarker', 'ripgrep'],
     [4_000, 'rareMarker', 'node'],
   ])('on %i files, after 300 with sparse matches of %s: finishes a listed tree with under 3,000 files left itself (ten times the 300), else asks ripgrep when the prefilter cannot help (%s)', async (files, pattern, engine) => {
     const treeBase = await tree(files);

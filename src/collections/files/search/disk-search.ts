@@ -25,7 +25,7 @@ import { WalkEngine, type WalkJobBase } from './walk-engine.js';
  * more than the walk's last files (a 1,000-file tree: 32 ms with the hand-off, 20 ms
  * without, measured side by side).
  *
- * A pattern whose required text the byte prefilter looks for as fast as ripgrep (see
+ * A pattern whose required text the byte prefilter looks for about as fast as ripgrep (see
  * {@link prefilterIsSelective}) is never handed off (unless `ripgrepAfterFiles` is 0): with
  * the prefilter a file costs the walk no more than it costs ripgrep, so the hand-off only
  * added a process and a second pass. Measured side by side
@@ -36,7 +36,7 @@ import { WalkEngine, type WalkJobBase } from './walk-engine.js';
  */
 const PROJECTED_FILES_PER_PROBE_FILE = 10;
 
-/** Characters a required literal needs before the byte prefilter rules out most files: `x` of `[xq]u{2}x\d{3}` rules out almost none. */
+/** Characters a required literal needs before the byte prefilter rules out most files: a lone `x` rules out almost none. */
 const SELECTIVE_LITERAL_CHARACTERS = 3;
 
 /** What a disk-mode search did, besides the matches and files passed over it filled in. */
@@ -87,15 +87,21 @@ function leftFilesToLimit(end: EngineEnd): boolean {
   return end.type === 'searched' && end.end?.stoppedByLimit === true;
 }
 
+/** Required literals past which the walk's prefilter, a pass over each file per literal, falls behind ripgrep's one pass for them all. */
+const MAX_SELECTIVE_LITERALS = 2;
+
 /**
- * True when the byte prefilter passes over a file as fast as ripgrep's scan would: one
- * case-sensitive literal of {@link SELECTIVE_LITERAL_CHARACTERS} or more, looked for with one
- * `indexOf`. Several literals cost a pass each, and a caseless one a slower pass, where ripgrep
- * looks for them all in one: those keep the hand-off (`quuxNever|zzyzxMarker` in `lines` mode on
- * `node_modules`: 1.37–1.48 times `rg` walked, 1.00–1.04 handed off).
+ * True when the byte prefilter passes over a file about as fast as ripgrep's scan would: at
+ * most {@link MAX_SELECTIVE_LITERALS} literals of {@link SELECTIVE_LITERAL_CHARACTERS} or more,
+ * exact or caseless, each looked for with `indexOf` (a caseless one by its rarest character).
+ * Issue 30, measured side by side on `node_modules` (load 8–13 on 2 cores): a caseless common
+ * word, files mode, 1.36× `rg -il` handed off against 0.90× walked; `[xq]u{2}x\d{3}` (two
+ * literals) 1.00–1.52× handed off against 0.97–1.05× walked; `quuxNever|zzyzxMarker` in lines
+ * mode 1.04× against 0.95×. Before the worker matched only the lines holding a literal, a
+ * caseless pattern decoded every file holding it, and the hand-off paid.
  */
 function prefilterIsSelective(required: RequiredText | undefined): boolean {
-  return required !== undefined && !required.caseless && required.literals.length === 1 && required.literals[0]!.length >= SELECTIVE_LITERAL_CHARACTERS;
+  return required !== undefined && required.literals.length <= MAX_SELECTIVE_LITERALS && required.literals.every((literal) => literal.length >= SELECTIVE_LITERAL_CHARACTERS);
 }
 
 /** Adds up the worker's messages, whichever engine's turn they come from. */

@@ -4,6 +4,7 @@
  * into the progress memory the watchdog reads (`SearchChannel`), so a pattern stuck on one
  * line is caught and named with its line.
  */
+import type { LiteralFinder } from './prefilter.js';
 import type { FileVerdict, SearchWorkerInit } from './protocol.js';
 
 /** What one file (or chunk) matched so far. */
@@ -58,31 +59,49 @@ export class LineMatcher {
   }
 
   /**
-   * Mode `files` with exact required literals: whether a line of `bytes` (valid UTF-8) matches,
-   * decoding only the lines that hold one of `needles`, since every matching line does. A file
-   * of megabytes whose pattern sits on its first lines is not decoded whole.
+   * Matches the lines of `bytes` (a whole file, valid UTF-8) that hold a literal one of
+   * `finders` finds, as {@link matchText} would match them all: every matching line holds one
+   * (see `requiredText`), so only those lines are decoded and tested, in order, each once.
+   * With `plain` (the pattern is its literals) a line holding one is a match, so modes `files`
+   * and `counts` decode nothing. A common word ignoring case no longer costs a decode of each
+   * file that holds it and a regular expression over every line of it.
    */
-  hasMatchingLine(bytes: Buffer, needles: readonly Buffer[]): boolean {
+  matchCandidateLines(bytes: Buffer, finders: readonly LiteralFinder[], plain: boolean, wanted: number, result: MutableResult): void {
     const progress = this.#progress;
     const regex = this.#regex;
+    const mode = this.#mode;
     const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    for (const needle of needles) {
-      // Lines counted so far (for the stuck-pattern report), up to `counted`.
-      let line = 0;
-      let counted = 0;
-      for (let at = bytes.indexOf(needle); at !== -1; ) {
-        const start = bytes.lastIndexOf(0x0a, at) + 1;
-        let end = bytes.indexOf(0x0a, at);
-        if (end === -1) end = bytes.length;
-        for (let newline = bytes.indexOf(0x0a, counted); newline !== -1 && newline < start; newline = bytes.indexOf(0x0a, newline + 1)) line += 1;
-        counted = start;
-        Atomics.store(progress, 1, line);
-        const lineEnd = end > start && bytes[end - 1] === 0x0d ? end - 1 : end;
-        if (regex.test(bytes.toString('utf8', Math.max(start, bom), lineEnd))) return true;
-        at = end + 1 >= bytes.length ? -1 : bytes.indexOf(needle, end + 1);
+    const next = finders.map((find) => find(bytes, 0));
+    // Lines counted so far (for line numbers and the stuck-pattern report), up to `counted`.
+    let line = 0;
+    let counted = 0;
+    for (;;) {
+      let at = -1;
+      for (const hit of next) if (hit !== -1 && (at === -1 || hit < at)) at = hit;
+      if (at === -1) return;
+      const start = bytes.lastIndexOf(0x0a, at) + 1;
+      let end = bytes.indexOf(0x0a, at);
+      if (end === -1) end = bytes.length;
+      for (let newline = bytes.indexOf(0x0a, counted); newline !== -1 && newline < start; newline = bytes.indexOf(0x0a, newline + 1)) line += 1;
+      counted = start;
+      Atomics.store(progress, 1, line);
+      const lineEnd = end > start && bytes[end - 1] === 0x0d ? end - 1 : end;
+      if (mode === 'lines' && result.lines.length < wanted) {
+        const text = bytes.toString('utf8', Math.max(start, bom), lineEnd);
+        const found = regex.exec(text);
+        if (found !== null) {
+          result.count += 1;
+          result.lines.push([line + 1, this.#cut(text, found.index)]);
+        }
+      } else if (plain || regex.test(bytes.toString('utf8', Math.max(start, bom), lineEnd))) {
+        result.count += 1;
+        if (mode === 'files') return;
+      }
+      // On to the next line: each literal's next hit past this one.
+      for (let index = 0; index < next.length; index += 1) {
+        if (next[index] !== -1 && next[index]! <= end) next[index] = end + 1 >= bytes.length ? -1 : finders[index]!(bytes, end + 1);
       }
     }
-    return false;
   }
 
   /** A matched line as the reply shows it: cut around the match when it is too long. */

@@ -1,31 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { compileRequiredText, requiredText } from './prefilter.js';
+import { compileRequiredText } from './prefilter.js';
+import { requiredText } from './required-literals.js';
 
 describe('requiredText', () => {
   it('takes the longest literal of each top-level alternative', () => {
-    expect(requiredText('needle', 'u')).toEqual({ literals: ['needle'], caseless: false, unicodeFolds: false });
+    expect(requiredText('needle', 'u')).toEqual({ literals: ['needle'], caseless: false, unicodeFolds: false, plain: true });
     expect(requiredText('quuxNever|zzyzxMarker', 'u')?.literals).toEqual(['quuxNever', 'zzyzxMarker']);
     expect(requiredText('function\\s+handle\\w+Event', 'u')?.literals).toEqual(['function']);
     expect(requiredText('loadConfig\\(', 'u')?.literals).toEqual(['loadConfig(']);
     expect(requiredText('naïve needle-2 #x', '')?.literals).toEqual(['naïve needle-2 #x']);
-    expect(requiredText('needle', 'iu')).toEqual({ literals: ['needle'], caseless: true, unicodeFolds: true });
-    expect(requiredText('needle', 'i')).toEqual({ literals: ['needle'], caseless: true, unicodeFolds: false });
+    expect(requiredText('needle', 'iu')).toEqual({ literals: ['needle'], caseless: true, unicodeFolds: true, plain: true });
+    expect(requiredText('Needle|TODO', 'i')).toEqual({ literals: ['needle', 'todo'], caseless: true, unicodeFolds: false, plain: true });
+    expect(requiredText('needle\\d', 'u')).toEqual({ literals: ['needle'], caseless: false, unicodeFolds: false, plain: false });
   });
 
-  it('leaves out quantified characters, groups, classes, anchors and escapes with arguments', () => {
+  it('multiplies out small classes, bounded repeats and groups, and looks into groups', () => {
+    // The issue's own pattern: no plain literal, but every match holds one of two.
+    expect(requiredText('[xq]u{2}x\\d{3}', 'u')?.literals).toEqual(['xuux', 'quux']);
     expect(requiredText('colou?r', 'u')?.literals).toEqual(['colo']);
-    expect(requiredText('ab+c', 'u')?.literals).toEqual(['a']);
-    expect(requiredText('abc{2}d', 'u')?.literals).toEqual(['ab']);
-    expect(requiredText('x(?:abc)+yy', 'u')?.literals).toEqual(['yy']);
+    expect(requiredText('(a|b)cd', 'u')?.literals).toEqual(['acd', 'bcd']);
+    expect(requiredText('ab+c', 'u')?.literals).toEqual(['ab']);
+    expect(requiredText('abc{2}d', 'u')?.literals).toEqual(['abccd']);
+    expect(requiredText('x(?:abc)+yy', 'u')?.literals).toEqual(['abcyy']);
     expect(requiredText('^import [a-z]+ from$', 'u')?.literals).toEqual(['import ']);
-    expect(requiredText('\\x41BCD|\\u{1F600}xy|\\p{Letter}zz', 'u')?.literals).toEqual(['BCD', 'xy', 'zz']);
-    expect(requiredText('a\\.?bc', 'u')?.literals).toEqual(['bc']);
-    expect(requiredText('(a|b)cde', 'u')?.literals).toEqual(['cde']);
+    expect(requiredText('\\x41BCD|\\u{1F600}xy|\\p{Letter}zz', 'u')?.literals).toEqual(['ABCD', '😀xy', 'zz']);
+    expect(requiredText('a\\.?bc', 'u')?.literals).toEqual(['abc', 'a.bc']);
+    expect(requiredText('(a|b)cde', 'u')?.literals).toEqual(['acde', 'bcde']);
+    expect(requiredText('(abc)', 'u')?.literals).toEqual(['abc']);
+    expect(requiredText('(?=foo)\\bbar\\b', 'u')?.literals).toEqual(['bar']);
+    expect(requiredText('[A-C]x', 'i')?.literals).toEqual(['ax', 'bx', 'cx']);
+  });
+
+  it('ends a literal at classes, sets, back references, line breaks and, under i, characters beyond ASCII', () => {
     expect(requiredText('caféau', 'iu')?.literals).toEqual(['caf']);
+    expect(requiredText('(ab)\\1cd', 'u')?.literals).toEqual(['ab']);
+    expect(requiredText('abc\\ndef', 'u')?.literals).toEqual(['abc']);
+    expect(requiredText('ab.de', 'u')?.literals).toEqual(['ab']);
+    expect(requiredText('a[^x]bcd', 'u')?.literals).toEqual(['bcd']);
   });
 
   it('gives nothing when an alternative can match without a literal', () => {
-    for (const pattern of ['a|\\d+', '.*', '[abc]', '(abc)', 'abc|', '|abc', 'a?', '\\b\\w+', '\\w+']) expect([pattern, requiredText(pattern, 'u')]).toEqual([pattern, undefined]);
+    for (const pattern of ['a|\\d+', '.*', '[abc]', 'abc|', '|abc', 'a?', '\\b\\w+', '\\w+', '(?i:abc)', '(unclosed']) expect([pattern, requiredText(pattern, 'u')]).toEqual([pattern, undefined]);
     expect(requiredText(Array.from({ length: 17 }, (_, index) => `word${index}`).join('|'), 'u')).toBeUndefined();
   });
 });
@@ -65,11 +80,15 @@ describe('compileRequiredText', () => {
       return seed / 2147483648;
     };
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-    const atoms = ['a', 'b', 'k', 's', 'K', 'S', 'x', '.', '\\.', '\\d', '[ab]', '(ab|c)', 'é', '\\w', '_', '-', ' ', '\\x61', '\\u{62}', '\\u0063', '\\b', '\\1', '\\cJ', '{', '}'];
-    const quantifiers = ['', '', '', '?', '*', '+', '{2}', '{0,1}'];
-    const letters = ['a', 'b', 'A', 'B', 'k', 'K', 's', 'S', '\u212a', 'ſ', 'x', 'X', '.', '_', '-', ' ', 'é', 'É', '1', 'c', '\n'];
+    const atoms = [
+      'a', 'b', 'k', 's', 'K', 'S', 'x', '.', '\\.', '\\d', '[ab]', '(ab|c)', 'é', '\\w', '_', '-', ' ', '\\x61', '\\u{62}', '\\u0063', '\\b', '\\1', '\\cJ', '{', '}',
+      // What the syntax tree is read for: small classes and ranges, groups with alternatives, repeats, lookarounds.
+      '[xq]', '[a-c]', '[0-2]', '[^a]', '(?:x|yz)', '(?:ab)', '(?=a)', '(?!b)', '(?<=x)', '(?<!a)', '(a|)', '\\n', '[\\dx]', '\\D', '\\s',
+    ];
+    const quantifiers = ['', '', '', '?', '*', '+', '{2}', '{0,1}', '{1,3}', '{3}', '+?', '{2,}'];
+    const letters = ['a', 'b', 'A', 'B', 'k', 'K', 's', 'S', '\u212a', 'ſ', 'x', 'X', '.', '_', '-', ' ', 'é', 'É', '1', 'c', '\n', 'q', 'Q', 'y', 'z', '0', '2'];
     let checked = 0;
-    for (let round = 0; round < 3000; round += 1) {
+    for (let round = 0; round < 6000; round += 1) {
       const alternatives = Array.from({ length: 1 + Math.floor(random() * 3) }, () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => pick(atoms) + pick(quantifiers)).join(''));
       const source = alternatives.join('|');
       const flags = pick(['u', 'iu', 'i', '']);
@@ -82,15 +101,23 @@ describe('compileRequiredText', () => {
       const required = requiredText(source, flags);
       if (required === undefined) continue;
       const mayMatch = compileRequiredText(required);
-      for (let sample = 0; sample < 20; sample += 1) {
+      const holds = (line: string): boolean => required.literals.some((literal) => (required.caseless ? line.toLowerCase() : line).includes(literal));
+      for (let sample = 0; sample < 40; sample += 1) {
         const text = Array.from({ length: Math.floor(random() * 12) }, () => pick(letters)).join('');
-        const matches = text.split('\n').some((line) => regex.test(line));
-        if (matches) {
+        const lines = text.split('\n');
+        if (lines.some((line) => regex.test(line))) {
           checked += 1;
           expect([source, flags, text, mayMatch(Buffer.from(text, 'utf8'))]).toEqual([source, flags, text, true]);
         }
+        // Every matching line holds a literal (or a Kelvin sign or long s that folds to one); a plain
+        // pattern matches exactly the lines that hold one.
+        for (const line of lines) {
+          if (required.unicodeFolds && /[\u212aſ]/.test(line)) continue;
+          if (regex.test(line)) expect([source, flags, line, holds(line)]).toEqual([source, flags, line, true]);
+          else if (required.plain) expect([source, flags, line, holds(line)]).toEqual([source, flags, line, false]);
+        }
       }
     }
-    expect(checked).toBeGreaterThan(500);
+    expect(checked).toBeGreaterThan(800);
   });
 });

@@ -219,15 +219,16 @@ describe.skipIf(needsRipgrep)('search_files with ripgrep', () => {
         // One case-sensitive literal is walked: with the byte prefilter a file costs the walk no more than it costs ripgrep.
         [{ pattern: 'rare' }, 'node'],
         [{ pattern: 'late', limit: 2 }, 'node'],
-        // Several literals, or a caseless one, cost the prefilter more than ripgrep's one pass: they hand off.
-        [{ pattern: 'rare|zzyzx' }, 'ripgrep'],
-        [{ pattern: 'rare', ignore_case: true }, 'ripgrep'],
-        // The same without a prefilter (nothing is taken from inside a group): one match in 10 files, 100 would take 1,000 files.
-        [{ pattern: '(?:rare)' }, 'ripgrep'],
-        [{ pattern: '(?:rare)', mode: 'lines' }, 'ripgrep'],
-        [{ pattern: '(?:rare)', limit: 1 }, 'node'], // the limit is reached before the hand-off
-        [{ pattern: '(?:rare)', limit: 3 }, 'node'], // 3 would take about 30 files, under 10 times 10
-        [{ pattern: '(?:late)', limit: 2 }, 'ripgrep'], // nothing in the first 10: cut after the hand-off
+        // Two literals, or a caseless one, are walked too.
+        [{ pattern: 'rare|zzyzx' }, 'node'],
+        [{ pattern: 'rare', ignore_case: true }, 'node'],
+        // Three literals (`rare`, `rbre`, `rcre`) cost the prefilter more than ripgrep's one pass: one match in 10 files, 100 would take 1,000 files.
+        [{ pattern: 'r[abc]re' }, 'ripgrep'],
+        [{ pattern: 'r[abc]re', mode: 'lines' }, 'ripgrep'],
+        [{ pattern: 'r[abc]re', limit: 1 }, 'node'], // the limit is reached before the hand-off
+        [{ pattern: 'r[abc]re', limit: 3 }, 'node'], // 3 would take about 30 files, under 10 times 10
+        [{ pattern: 'l[abc]te', limit: 2 }, 'ripgrep'], // nothing in the first 10: cut after the hand-off
+        [{ pattern: '\\w+re\\b' }, 'ripgrep'], // no literal of three characters
       ] as const) {
         const [withRipgrep, withNode] = await Promise.all([kit.run('search_files', input), node.run('search_files', input)]);
         expect([input, engine(withRipgrep)]).toEqual([input, expected]);

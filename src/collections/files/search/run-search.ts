@@ -10,7 +10,8 @@ import type { FileMatch, SearchesInPlace, SearchOutcome, SearchStop } from '../.
 import { SearchChannel } from './channel.js';
 import { searchOnDisk } from './disk-search.js';
 import { readsLocalDisk } from './local-disk.js';
-import { canPrefilter, requiredText } from './prefilter.js';
+import { canPrefilter } from './prefilter.js';
+import { requiredText } from './required-literals.js';
 import type { SearchRequest, Skipped } from './search-request.js';
 import { acquireSearchWorker } from './worker-pool.js';
 import { WorkspaceSearch } from './workspace-search.js';

@@ -12,8 +12,8 @@ class EveryTurn extends TimeSlicer {
 }
 
 describe('decodeTextFile and encodeTextFile in slices', () => {
-  // 256 KB chunks: characters of 1 to 4 bytes and surrogate pairs land on every boundary.
-  const text = 'a€😀é中\n'.repeat(120_000) + 'end without a break';
+  // 1 MiB chunks: five boundaries, where characters of 1 to 4 bytes and surrogate pairs land.
+  const text = 'a€😀é中\n'.repeat(300_000) + 'end without a break';
 
   it('round-trips text whose characters straddle the chunk boundaries', async () => {
     const bytes = Buffer.from(text, 'utf8');
@@ -39,7 +39,7 @@ describe('decodeTextFile and encodeTextFile in slices', () => {
   });
 
   it('writes a lone surrogate as the replacement character, as Buffer.from does', async () => {
-    const lone = 'x'.repeat(256 * 1024 - 1) + '\uD800' + 'y';
+    const lone = 'x'.repeat(1024 * 1024 - 1) + '\uD800' + 'y';
     expect((await encodeTextFile(lone, false)).equals(Buffer.from(lone, 'utf8'))).toBe(true);
   });
 });
