@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport, withInputRequired } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createFileTools, createShellTools, createTaskListTools, Workspace, type SessionStore } from '../../src/index.js';
 import { openStore, type StoreConfig } from '../../test/stores/store-config.js';
 import { POSTGRES_MISSING, REDIS_MISSING, startPostgres, startRedis } from '../../test/stores/servers.js';
@@ -71,6 +73,32 @@ describe('agent-toolbelt mcp --http --session-store file:DIR, two instances behi
       await readEditAndTasks(legacy.call, root, 'legacy');
     } finally {
       await legacy.client.close();
+    }
+  }, 120_000);
+
+  it('refuses a requestState replayed on the other instance: the answered state is spent in the stored session', async () => {
+    const client = new Client(
+      { name: 'instances-replay', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } }, inputRequired: { autoFulfill: false } },
+    );
+    await client.connect(new StreamableHTTPClientTransport(balancer.url));
+    const meta = { 'agent-toolbelt/conversation': 'replay' };
+    const call = (params: Record<string, unknown>) =>
+      client.request({ method: 'tools/call', params: { ...params, _meta: meta } }, withInputRequired(z.looseObject({})), { allowInputRequired: true }) as Promise<any>;
+    try {
+      const args = { command: 'echo once >> replayed.txt' };
+      const asked = await call({ name: 'run_shell', arguments: args });
+      expect(asked).toMatchObject({ resultType: 'input_required' });
+      const answer = { name: 'run_shell', arguments: args, inputResponses: { approval: { action: 'accept', content: { decision: 'approve' } } }, requestState: asked.requestState };
+      const before = [...balancer.served.values()];
+      expect((await call(answer)).isError).toBeFalsy();
+      // Round robin: the replay, the next request, reaches the instance that did not run the call.
+      await expect(call(answer)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('answered already') });
+      const after = [...balancer.served.values()];
+      expect(after.map((count, index) => count - before[index]!)).toEqual([1, 1]);
+      expect(await readFile(path.join(root, 'replayed.txt'), 'utf8')).toBe('once\n');
+    } finally {
+      await client.close();
     }
   }, 120_000);
 

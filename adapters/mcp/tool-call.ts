@@ -14,7 +14,7 @@ import {
   type ToolResult,
 } from '../../src/index.js';
 import { approvalDecision, approvalForm, canElicit, elicitAnswers, elicitApproval, questionAnswers, questionsForm } from './elicitation.js';
-import { argumentsDigest, type CallState, type CallStateCodec, type SpentStates } from './request-state.js';
+import { argumentsDigest, REQUEST_STATE_TTL_SECONDS, type CallState, type CallStateCodec, type SpentStates } from './request-state.js';
 import type { McpServerOptions } from './server-options.js';
 
 const DEFAULT_APPROVAL_HINT =
@@ -63,7 +63,7 @@ export async function callTool(
   input: Record<string, unknown>,
   request: CallRequest,
 ): Promise<ToolResult | InputRequiredResult> {
-  if (request.retry !== undefined) checkRetry(connection, tool, input, request);
+  if (request.retry !== undefined) checkRetry(connection, session, tool, input, request);
   try {
     return request.modern ? await callModern(connection, session, tool, input, request) : await callLegacy(connection, session, tool, input, request);
   } catch (error) {
@@ -128,15 +128,31 @@ async function callModern(connection: ConnectionContext, session: Session, tool:
 }
 
 /** A retry must carry the state of this very call, answered once; anything else runs nothing. */
-function checkRetry(connection: ConnectionContext, tool: ToolDefinition<any>, input: Record<string, unknown>, request: CallRequest): void {
+function checkRetry(connection: ConnectionContext, session: Session, tool: ToolDefinition<any>, input: Record<string, unknown>, request: CallRequest): void {
   const { state } = request.retry!;
   const same = state.tool === tool.name && state.arguments === argumentsDigest(input) && state.conversation === request.conversation;
   if (!same) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `This requestState was issued for another call (another tool, other arguments or another conversation), so ${tool.name} was not run. Call it again without requestState.`);
   }
-  if (!connection.spent.spend(state.nonce)) {
+  // Spent in this process and in the conversation's session, which a session store carries to
+  // every instance: the state is bound to the conversation, so a replay meets the same session.
+  const once = connection.spent.spend(state.nonce);
+  if (!spendInSession(session, state.nonce) || !once) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `This requestState was answered already, so ${tool.name} was not run again. Call it again without requestState to ask anew.`);
   }
+}
+
+/** Where a conversation's session keeps the nonces of the requestStates answered in it, with when each expires. */
+const SPENT_STATES_KEY = 'mcp:spent-request-states';
+
+/** True the first time a nonce is spent in this conversation, false after (until it would have expired anyway). */
+function spendInSession(session: Session, nonce: string): boolean {
+  const spent = session.state<Record<string, number>>(SPENT_STATES_KEY, () => ({}));
+  const now = Date.now();
+  for (const [key, expires] of Object.entries(spent)) if (expires < now) delete spent[key];
+  if (spent[nonce] !== undefined) return false;
+  spent[nonce] = now + REQUEST_STATE_TTL_SECONDS * 1000;
+  return true;
 }
 
 /** The client's answer to one form of a retried call; anything but an accepted form reads as declined. */
