@@ -59,8 +59,13 @@ export function storeConversations(store: SessionStore): Conversations {
  * token ends up in a store's keys.
  */
 export function principalKey(authInfo: AuthInfo | undefined): string {
-  const subject = authInfo === undefined ? undefined : typeof authInfo.extra?.sub === 'string' ? `sub:${authInfo.extra.sub}` : `client:${authInfo.clientId}`;
+  const subject = callerOf(authInfo);
   return subject === undefined ? 'anonymous' : createHash('sha256').update(subject).digest('base64url').slice(0, 32);
+}
+
+/** Who the host verified the caller to be, as `sub:…` or `client:…`; `undefined` for no one (or one shared token). */
+export function callerOf(authInfo: AuthInfo | undefined): string | undefined {
+  return authInfo === undefined ? undefined : typeof authInfo.extra?.sub === 'string' ? `sub:${authInfo.extra.sub}` : `client:${authInfo.clientId}`;
 }
 
 /**

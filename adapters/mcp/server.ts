@@ -19,7 +19,7 @@ import {
   type ToolCollection,
 } from '../../src/index.js';
 import { effectiveOverrides } from './approval-policy.js';
-import { conversationKey, oneSession, storeConversations, type Conversations } from './conversations.js';
+import { callerOf, conversationKey, oneSession, storeConversations, type Conversations } from './conversations.js';
 import { canElicit, DEFAULT_ELICITATION_TIMEOUT_MS } from './elicitation.js';
 import { packageVersion } from './package-version.js';
 import { progressNotifier } from './progress.js';
@@ -114,6 +114,7 @@ export function buildMcpServer(collections: readonly ToolCollection[], options: 
       toolCallId: String(context.mcpReq.id),
       onProgress: progressNotifier(context.mcpReq),
       conversation: conversationKey(context, client.modern, wiring.legacy?.sessionId),
+      subject: callerOf(context.http?.authInfo),
       ...(state === undefined ? {} : { retry: { state, responses: context.mcpReq.inputResponses } }),
     };
     try {

@@ -44,6 +44,8 @@ export interface CallRequest {
   readonly capabilities: ClientCapabilities | undefined;
   /** The conversation the call belongs to (its session's key). */
   readonly conversation: string;
+  /** Who the host verified the caller to be (an OAuth subject): the audit records' `subject`, before the server's own `subject` option. */
+  readonly subject?: string | undefined;
   /** A retried modern call: the verified state it carries and the client's answers. */
   readonly retry?: { readonly state: CallState; readonly responses: Record<string, unknown> | undefined };
 }
@@ -75,7 +77,7 @@ export async function callTool(
 async function callLegacy(connection: ConnectionContext, session: Session, tool: ToolDefinition<any>, input: Record<string, unknown>, request: CallRequest): Promise<ToolResult> {
   const { protocol, options, needsApproval, elicitationTimeoutMs } = connection;
   const { signal, toolCallId, onProgress, protocolVersion } = request;
-  const base = { session, toolCallId, mode: options.mode, needsApproval, ...recordingOptions(options) };
+  const base = { session, toolCallId, mode: options.mode, needsApproval, ...recordingOptions(options), ...(request.subject === undefined ? {} : { subject: request.subject }) };
   if (tool.answeredByClient !== undefined) {
     const prepared = await prepareToolCall(tool, input, base);
     if (prepared.status === 'done') return prepared.result;
@@ -102,7 +104,7 @@ async function callLegacy(connection: ConnectionContext, session: Session, tool:
 async function callModern(connection: ConnectionContext, session: Session, tool: ToolDefinition<any>, input: Record<string, unknown>, request: CallRequest): Promise<ToolResult | InputRequiredResult> {
   const { options, needsApproval, codec } = connection;
   const { signal, toolCallId, onProgress, protocolVersion, retry } = request;
-  const base = { session, toolCallId, mode: options.mode, needsApproval, ...recordingOptions(options) };
+  const base = { session, toolCallId, mode: options.mode, needsApproval, ...recordingOptions(options), ...(request.subject === undefined ? {} : { subject: request.subject }) };
   const bound = { tool: tool.name, arguments: argumentsDigest(input), conversation: request.conversation };
   const prepared = await prepareToolCall(tool, input, base);
   if (prepared.status === 'done') return withModeHint(connection, session, tool, input, prepared.result);

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createFileTools, createShellTools, createTaskListTools, Workspace, type ToolCollection } from '../../../src/index.js';
+import { createFileTools, createShellTools, createTaskListTools, Workspace, type AuditRecord, type ToolCollection } from '../../../src/index.js';
 import { listenMcpHttp, type McpHttpServer } from '../http-listen.js';
 import { createMcpHttpHandler } from '../http.js';
 import { startHttpCli } from '../test-support/http-cli.js';
@@ -20,6 +20,7 @@ let resource: string;
 let base: string;
 let collections: ToolCollection[];
 const clients: Client[] = [];
+const audits: AuditRecord[] = [];
 
 /** A port nobody listens on now, so the resource URI can be known before the server starts. */
 async function freePort(): Promise<number> {
@@ -38,7 +39,7 @@ beforeAll(async () => {
   const port = await freePort();
   resource = `http://127.0.0.1:${port}/mcp`;
   // No clock tolerance, so a token that lives three seconds is expired five seconds later.
-  server = await listenMcpHttp(collections, { port, mode: 'auto', oauth: { issuer: authorization.issuer, resource, clockToleranceSeconds: 0 } });
+  server = await listenMcpHttp(collections, { port, mode: 'auto', oauth: { issuer: authorization.issuer, resource, clockToleranceSeconds: 0 }, onAudit: (record) => void audits.push(record) });
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
@@ -185,6 +186,14 @@ describe('the MCP endpoint as an OAuth resource server', () => {
     const bob = await connectWith(bobToken);
     expect(text(await bob.client.callTool({ name: 'task_get', arguments: {} }))).not.toContain('Alice only');
     expect(text(await alice.client.callTool({ name: 'task_get', arguments: {} }))).toContain('Alice only');
+  });
+
+  it("writes the token's subject into the audit record of each call it makes", async () => {
+    const alice = await connectWith(await authorization.token('alice', { resource, scope: ALL_SCOPES }));
+    const created = await alice.client.callTool({ name: 'create_file', arguments: { path: 'audited-by-alice.txt', content: 'hi\n' } });
+    expect(created.isError).toBeFalsy();
+    const record = audits.find((entry) => entry.paths?.includes('audited-by-alice.txt'));
+    expect(record).toMatchObject({ tool: 'create_file', subject: 'sub:alice', outcome: 'ok' });
   });
 
   it('answers 503, not 401, when the authorization server keys cannot be fetched', async () => {
