@@ -60,7 +60,7 @@ const START = [
   '→ Read src/math.js',
   '3:   return a - b;',
   '🤖 add() subtracts. Here is my plan.',
-  '→ Plan: Fix add() in src/math.js; Run the tests',
+  '→ Plan 2 tasks: Fix add() in src/math.js, Run the tests',
   '│ ☐ 2. Run the tests',
   // The call, then the question about it, in this order.
   '→ Edit src/math.js',

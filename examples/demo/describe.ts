@@ -4,8 +4,8 @@ type Input = Record<string, any>;
 
 /**
  * One line a person reads for a tool call: the tool's own `describeCall` (its first line:
- * `Edit src/math.js`, `Run: npm test`) when it has one, else a phrase for the common reading
- * and planning tools, else the name and the arguments.
+ * `Edit src/math.js`, `Run: npm test`, `Plan 2 tasks: …`) when it has one, else a phrase for
+ * the common reading tools, else the name and the arguments.
  */
 export function describeStep(tool: ToolDefinition<any> | undefined, name: string, input: Input): string {
   if (tool?.describeCall) {
@@ -24,10 +24,6 @@ export function describeStep(tool: ToolDefinition<any> | undefined, name: string
       return `Read ${input.path}${input.start_line ? ` from line ${input.start_line}` : ''}`;
     case 'list_directory':
       return `List ${input.path ?? 'the project folder'}`;
-    case 'task_add':
-      return `Plan: ${(input.tasks ?? []).map((task: Input) => task.subject).join('; ')}`;
-    case 'task_update':
-      return `Tasks: ${(input.updates ?? []).map((update: Input) => `#${update.id} ${String(update.status ?? 'changed').replace('_', ' ')}`).join(', ')}`;
     case 'job_output':
       return `Check on job ${input.job_id}`;
     case 'job_stop':
