@@ -71,8 +71,8 @@ describe('the packed package', () => {
       (error: { code?: number; stderr?: string }) => error,
     );
     expect(failure?.code).toBe(1);
-    expect(failure?.stderr).toContain('The MCP server needs the `@modelcontextprotocol/sdk` package');
-    expect(failure?.stderr).toContain('npx -y -p agent-toolbelt -p @modelcontextprotocol/sdk agent-toolbelt mcp --root DIR');
+    expect(failure?.stderr).toContain('The MCP server needs the `@modelcontextprotocol/server` package');
+    expect(failure?.stderr).toContain('npx -y -p agent-toolbelt -p @modelcontextprotocol/server agent-toolbelt mcp --root DIR');
   });
 
   it('imports agent-toolbelt/openai without the openai package', async () => {
