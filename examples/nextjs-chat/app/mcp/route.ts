@@ -1,34 +1,22 @@
-import path from 'node:path';
-import { createFileSessionStore, createFileTools, createShellTools, createTaskListTools, Workspace, type SessionStore } from 'agent-toolbelt';
+import { createFileTools, createShellTools, createTaskListTools, Workspace } from 'agent-toolbelt';
 import { createMcpHttpHandler } from 'agent-toolbelt/mcp';
+import { sessionStore, workspaceRoot } from '../../lib/toolbelt';
 
 // The toolbelt as an MCP server at /mcp, from a route handler: stateless, so any number of
 // instances (serverless functions, `next start` workers behind a balancer) serve any request.
-// Each conversation's session lives in a session store: Postgres with DATABASE_URL, Redis with
-// REDIS_URL, else files in the workspace's private folder (one machine). 2026-07-28 clients
-// send every request on its own; 2025-era clients get an Mcp-Session-Id that any instance
+// Each conversation's session lives in the chat's session store: Postgres with DATABASE_URL,
+// Redis with REDIS_URL, else files in the workspace's private folder (one machine). 2026-07-28
+// clients send every request on its own; 2025-era clients get an Mcp-Session-Id that any instance
 // accepts. Needs `@modelcontextprotocol/server` installed beside agent-toolbelt.
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
-const root = path.resolve(/*turbopackIgnore: true*/ process.env.TOOLBELT_WORKSPACE ?? process.cwd());
-const workspace = new Workspace(root);
-
-async function openStore(): Promise<SessionStore> {
-  if (process.env.DATABASE_URL) {
-    const { createPostgresSessionStore } = await import('agent-toolbelt/stores/postgres');
-    return createPostgresSessionStore({ connectionString: process.env.DATABASE_URL });
-  }
-  if (process.env.REDIS_URL) {
-    const { createRedisSessionStore } = await import('agent-toolbelt/stores/redis');
-    return createRedisSessionStore({ url: process.env.REDIS_URL });
-  }
-  return createFileSessionStore({ dir: await workspace.privateDir('mcp-sessions') });
-}
+const workspace = new Workspace(workspaceRoot());
 
 const handler = createMcpHttpHandler([createFileTools({ workspace }), createShellTools({ workspace }), createTaskListTools()], {
-  sessionStore: await openStore(),
+  // The chat's own store (lib/toolbelt.ts): MCP conversations are kept under keys of their own.
+  sessionStore: await sessionStore(),
   // Every instance signs and checks the questions it puts to modern clients with the same key;
   // put a new key first and keep the previous one to rotate it.
   ...(process.env.TOOLBELT_MCP_STATE_KEY
