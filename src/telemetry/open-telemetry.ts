@@ -16,9 +16,10 @@ let loading: Promise<OpenTelemetryApi | null> | undefined;
  */
 export function openTelemetryApi(): OpenTelemetryApi | null | Promise<OpenTelemetryApi | null> {
   if (loaded !== undefined) return loaded;
+  // A host's own choice (setOpenTelemetryApi) made while the import was under way stands.
   loading ??= import('@opentelemetry/api').then(
-    (module) => (loaded = module),
-    () => (loaded = null),
+    (module) => (loaded = loaded === undefined ? module : loaded),
+    () => (loaded = loaded === undefined ? null : loaded),
   );
   return loading;
 }
