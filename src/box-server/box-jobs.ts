@@ -5,6 +5,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { errorCode } from '../workspace/file-system-errors.js';
+import { PROCESS_MARKER_VARIABLE } from '../workspace/process-tree.js';
 import type { Workspace } from '../workspace/workspace.js';
 import { RemoteErrorCode } from '../workspace/remote/protocol.js';
 import type { SpawnParams, WireJob } from '../workspace/workspace-jobs.js';
@@ -12,7 +13,7 @@ import type { SpawnParams, WireJob } from '../workspace/workspace-jobs.js';
 /** The folder under `.toolbelt/` that holds one folder per session, one per job inside it. */
 export const JOBS_FOLDER = 'jobs';
 /** What a job folder holds: the job as started, its output, and how it ended. */
-export const JOB_FILES = { job: 'job.json', output: 'output', exit: 'exit.json' } as const;
+export const JOB_FILES = { job: 'job.json', output: 'output', exit: 'exit.json', stop: 'stop.json' } as const;
 
 /** `job.json`: written by the server when it starts the runner. */
 export interface JobRecord {
@@ -24,7 +25,15 @@ export interface JobRecord {
   readonly runnerPid: number | null;
 }
 
-/** `exit.json`: written by the runner when the job ends. */
+/** `stop.json`: written by whoever stops the job, before the runner is signalled. */
+export interface JobStopRequest {
+  readonly requestedAt: number;
+}
+
+/**
+ * `exit.json`: written by the runner when the job ends, or, when a stop was asked for and the
+ * runner died before it could say so (a signal that came before its handlers), by the stopper.
+ */
 export interface JobExit {
   readonly status: 'finished' | 'failed' | 'stopped' | 'timed-out';
   readonly endedAt: number;
@@ -40,8 +49,9 @@ export interface JobExit {
  * `exit.json`, and stops it at its ceiling. So a job outlives the caller's process and the
  * server that started it; any later server for the same root reads the same folder, which is
  * how a second connection with the same session id lists, reads and stops it. There is no
- * daemon: the file system is the shared state, and a runner that died without a word is
- * reported as `failed`.
+ * daemon: the file system is the shared state. A runner that died without a word is reported
+ * as `stopped` when a stop was asked for (`stop.json`: the stop's signal can reach a runner
+ * still starting, before it can handle it), else as `failed`.
  */
 export class BoxJobs {
   readonly #workspace: Workspace;
@@ -67,8 +77,12 @@ export class BoxJobs {
       }
     }
     const [program, ...args] = this.#runner;
-    // The spec, environment included, goes through the runner's stdin: no secret is written to disk.
-    const runner = spawn(program!, [...args, '--run-job', directory], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], cwd: this.#workspace.root });
+    // The spec, environment included, goes through the runner's stdin: no secret is written to
+    // disk. Without this process's tree marker, so stopping whatever started this server does
+    // not reach a job that is meant to outlive it.
+    const environment = { ...process.env };
+    delete environment[PROCESS_MARKER_VARIABLE];
+    const runner = spawn(program!, [...args, '--run-job', directory], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], cwd: this.#workspace.root, env: environment });
     const started = new Promise<void>((resolve, reject) => {
       runner.once('spawn', resolve);
       runner.once('error', reject);
@@ -109,10 +123,16 @@ export class BoxJobs {
     return { job, data: data.toString('base64') };
   }
 
-  /** Signals the runner, which stops the program's whole tree and records `stopped`; waits up to 5 s for that. */
+  /**
+   * Signals the runner, which stops the program's whole tree and records `stopped`; waits up to
+   * 5 s for that. The stop is written down first (`stop.json`), so a runner that dies of the
+   * signal before it can record anything is still reported `stopped`, by every reader.
+   */
   async stop(sessionId: string, id: string): Promise<WireJob> {
     const { directory, record } = await this.#find(sessionId, id);
     if (record.runnerPid !== null && isRunner(record.runnerPid, directory)) {
+      const request: JobStopRequest = { requestedAt: Date.now() };
+      await this.#workspace.writeFileAtomic(path.join(directory, JOB_FILES.stop), JSON.stringify(request));
       try {
         process.kill(record.runnerPid, 'SIGTERM');
       } catch {
@@ -122,17 +142,28 @@ export class BoxJobs {
       while (Date.now() < deadline && (await readJson<JobExit>(path.join(directory, JOB_FILES.exit))) === undefined && isRunner(record.runnerPid, directory)) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      // Gone without a word: it died of the stop, so the stop is how it ended.
+      if (!isRunner(record.runnerPid, directory) && (await readJson<JobExit>(path.join(directory, JOB_FILES.exit))) === undefined) {
+        const exit: JobExit = { status: 'stopped', endedAt: Date.now(), exitCode: null, signal: 'SIGTERM' };
+        await this.#workspace.writeFileAtomic(path.join(directory, JOB_FILES.exit), JSON.stringify(exit));
+      }
     }
     return this.#describe(directory, record);
   }
 
   async #describe(directory: string, record: JobRecord): Promise<WireJob> {
+    // Whether the runner lives is asked before its exit is read: a runner that writes its exit
+    // and ends between the two is then seen with its exit, never as gone without one.
+    const alive = record.runnerPid !== null && isRunner(record.runnerPid, directory);
     const exit = await readJson<JobExit>(path.join(directory, JOB_FILES.exit));
     const outputBytes = (await fs.stat(path.join(directory, JOB_FILES.output)).catch(() => undefined))?.size ?? 0;
     const base = { id: record.id, label: record.label, startedAt: record.startedAt, outputBytes };
     if (exit !== undefined) return { ...base, status: exit.status, endedAt: exit.endedAt, exitCode: exit.exitCode, signal: exit.signal };
-    if (record.runnerPid !== null && isRunner(record.runnerPid, directory)) return { ...base, status: 'running', endedAt: null, exitCode: null, signal: null };
-    // Gone without writing how it ended (the box rebooted, someone killed the runner).
+    if (alive) return { ...base, status: 'running', endedAt: null, exitCode: null, signal: null };
+    // Gone without writing how it ended: stopped when a stop was asked for (it died of the
+    // signal), else failed (the box rebooted, someone killed the runner).
+    const stop = await readJson<JobStopRequest>(path.join(directory, JOB_FILES.stop));
+    if (stop !== undefined) return { ...base, status: 'stopped', endedAt: stop.requestedAt, exitCode: null, signal: null };
     return { ...base, status: 'failed', endedAt: null, exitCode: null, signal: null };
   }
 

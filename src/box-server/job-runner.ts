@@ -16,22 +16,26 @@ const KILL_GRACE_MS = 1_000;
  * the connection that started it.
  */
 export async function runJob(directory: string, input: NodeJS.ReadableStream = process.stdin): Promise<void> {
+  // The stop's signal may come while the job is still being read: it is handled from here on
+  // (before, it ends this process, and the stopper records the stop; see `box-jobs.ts`).
+  let ending: 'stopped' | 'timed-out' | undefined;
+  let end = (reason: 'stopped' | 'timed-out') => void (ending ??= reason);
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => end('stopped'));
   let text = '';
   for await (const chunk of input) text += String(chunk);
   const { spawn, maxRuntimeMs } = JSON.parse(text) as { spawn: SpawnParams; maxRuntimeMs: number };
+  if (ending !== undefined) return writeExit(directory, { status: ending, endedAt: Date.now(), exitCode: null, signal: null });
   const output = createWriteStream(path.join(directory, JOB_FILES.output), { flags: 'a' });
   const child = spawnProcess(spawn.file, spawn.args, { cwd: spawn.cwd, env: spawn.env });
 
-  let ending: 'stopped' | 'timed-out' | undefined;
   let killTimer: NodeJS.Timeout | undefined;
-  const end = (reason: 'stopped' | 'timed-out') => {
+  end = (reason) => {
     if (ending !== undefined) return;
     ending = reason;
     child.stop('SIGTERM');
     killTimer = setTimeout(() => child.stop('SIGKILL'), KILL_GRACE_MS);
   };
   const ceiling = setTimeout(() => end('timed-out'), maxRuntimeMs);
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => end('stopped'));
 
   const pipe = (stream: NodeJS.ReadableStream) =>
     new Promise<void>((resolve) => {
@@ -59,13 +63,17 @@ export async function runJob(directory: string, input: NodeJS.ReadableStream = p
   if (exit.startError !== undefined) output.write(`Could not start the job: ${exit.startError.message}\n`);
   await new Promise<void>((resolve) => output.end(resolve));
 
-  const record: JobExit = {
+  await writeExit(directory, {
     status: ending ?? (exit.startError !== undefined || exit.exitCode !== 0 ? 'failed' : 'finished'),
     endedAt: Date.now(),
     exitCode: exit.exitCode,
     signal: exit.signal,
     ...(exit.startError === undefined ? {} : { startError: exit.startError.message }),
-  };
+  });
+}
+
+/** Writes `exit.json` atomically: a reader sees all of it or none. */
+async function writeExit(directory: string, record: JobExit): Promise<void> {
   const temporary = path.join(directory, `.exit-${process.pid}.tmp`);
   await fs.writeFile(temporary, JSON.stringify(record));
   await fs.rename(temporary, path.join(directory, JOB_FILES.exit));
