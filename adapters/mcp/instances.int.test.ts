@@ -11,7 +11,7 @@ import { createFileTools, createShellTools, createTaskListTools, Workspace, type
 import { openStore, type StoreConfig } from '../../test/stores/store-config.js';
 import { POSTGRES_MISSING, REDIS_MISSING, startPostgres, startRedis } from '../../test/stores/servers.js';
 import { listenMcpHttp, type McpHttpServer } from './http-listen.js';
-import { alwaysAcrossInstances, legacyClient, manyClients, modernClient, readEditAndTasks, text } from './test-support/conversation-checks.js';
+import { manyClients, modernAndLegacyAcrossInstances, survivesSigkill } from './test-support/conversation-checks.js';
 import { startHttpCli, type HttpCli } from './test-support/http-cli.js';
 import { startRoundRobin, type RoundRobin } from './test-support/round-robin.js';
 
@@ -30,6 +30,18 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
+/** The conversations each suite's project has a file for. */
+const CONVERSATIONS = ['modern', 'legacy', 'killed-modern', 'killed-legacy'];
+
+/** Kills the instance at `url` with SIGKILL and waits for it to be gone. */
+async function killInstance(instances: readonly HttpCli[], url: string): Promise<void> {
+  const instance = instances.find((candidate) => candidate.url.href === url);
+  if (instance === undefined) throw new Error(`No instance at ${url}.`);
+  const exited = new Promise((resolve) => instance.process.once('exit', resolve));
+  instance.process.kill('SIGKILL');
+  await exited;
+}
+
 /** A project folder for one store's suite, with a file per conversation to read and edit. */
 async function project(name: string, conversations: readonly string[]): Promise<string> {
   const root = path.join(base, name);
@@ -44,7 +56,7 @@ describe('agent-toolbelt mcp --http --session-store file:DIR, two instances behi
   let balancer: RoundRobin;
 
   beforeAll(async () => {
-    root = await project('cli-file', ['modern', 'killed']);
+    root = await project('cli-file', CONVERSATIONS);
     const store = `file:${path.join(base, 'cli-file-sessions')}`;
     const env = { TOOLBELT_MCP_STATE_KEY: STATE_KEY };
     instances.push(...(await Promise.all([0, 1].map(() => startHttpCli(['--root', root, '--session-store', store], { env, timeoutMs: 60_000 })))));
@@ -55,25 +67,8 @@ describe('agent-toolbelt mcp --http --session-store file:DIR, two instances behi
     await Promise.all(instances.map((instance) => instance.stop()));
   });
 
-  it('serves a modern conversation from both: read on one, edit on the other, its tasks and its "always" answers', async () => {
-    const modern = await modernClient(balancer.url, 'modern');
-    try {
-      await readEditAndTasks(modern.call, root, 'modern');
-      await alwaysAcrossInstances(modern, 'modern');
-    } finally {
-      await modern.client.close();
-    }
-    for (const count of balancer.served.values()) expect(count).toBeGreaterThan(3);
-  }, 120_000);
-
-  it('serves a legacy conversation (its MCP session) from both instances', async () => {
-    const legacy = await legacyClient(balancer.url);
-    try {
-      await writeFile(path.join(root, 'notes', 'legacy.txt'), 'draft of legacy\n');
-      await readEditAndTasks(legacy.call, root, 'legacy');
-    } finally {
-      await legacy.client.close();
-    }
+  it('serves a modern and a legacy conversation from both: read on one, edit on the other, their tasks and "always" answers', async () => {
+    await modernAndLegacyAcrossInstances(balancer, root);
   }, 120_000);
 
   it('refuses a requestState replayed on the other instance: the answered state is spent in the stored session', async () => {
@@ -103,21 +98,7 @@ describe('agent-toolbelt mcp --http --session-store file:DIR, two instances behi
   }, 120_000);
 
   it('loses nothing when an instance is killed with SIGKILL between two calls', async () => {
-    const modern = await modernClient(balancer.url, 'killed');
-    const legacy = await legacyClient(balancer.url);
-    try {
-      await modern.call('task_add', { tasks: [{ subject: 'survive the kill' }] });
-      await legacy.call('task_add', { tasks: [{ subject: 'legacy survives too' }] });
-      instances[1]!.process.kill('SIGKILL');
-      await new Promise((resolve) => instances[1]!.process.once('exit', resolve));
-      expect(text(await modern.call('task_get', {}))).toContain('survive the kill');
-      expect(text(await legacy.call('task_get', {}))).toContain('legacy survives too');
-      expect(text(await modern.call('read_file', { path: 'notes/killed.txt' }))).toContain('draft of killed');
-      expect((await modern.call('edit_file', { path: 'notes/killed.txt', old_string: 'draft', new_string: 'final' })).isError).toBeFalsy();
-    } finally {
-      await modern.client.close();
-      await legacy.client.close();
-    }
+    await survivesSigkill(balancer, root, (url) => killInstance(instances, url));
   }, 120_000);
 
   it('answers 20 clients making 200 calls', async () => {
@@ -135,7 +116,7 @@ function databaseSuite(name: string, count: number, missing: string | undefined,
     let balancer: RoundRobin;
 
     beforeAll(async () => {
-      root = await project(`db-${name}`, ['modern', 'legacy']);
+      root = await project(`db-${name}`, CONVERSATIONS);
       database = await start();
       const workspace = new Workspace(root);
       for (let index = 0; index < count; index += 1) {
@@ -154,19 +135,7 @@ function databaseSuite(name: string, count: number, missing: string | undefined,
     });
 
     it('serves a modern and a legacy conversation from every instance: read on one, edit on the other, tasks and "always" answers', async () => {
-      const modern = await modernClient(balancer.url, 'modern');
-      const legacy = await legacyClient(balancer.url);
-      try {
-        await readEditAndTasks(modern.call, root, 'modern');
-        await alwaysAcrossInstances(modern, 'modern');
-        await readEditAndTasks(legacy.call, root, 'legacy');
-        // Two conversations, two task lists.
-        expect(text(await legacy.call('task_get', {}))).not.toContain('ship modern');
-      } finally {
-        await modern.client.close();
-        await legacy.client.close();
-      }
-      for (const count of balancer.served.values()) expect(count).toBeGreaterThan(3);
+      await modernAndLegacyAcrossInstances(balancer, root);
     }, 120_000);
 
     it('answers 20 clients making 200 calls', async () => {
@@ -201,7 +170,7 @@ function cliDatabaseSuite(name: string, missing: string | undefined, start: () =
       if (!existsSync(path.join(repository, 'dist/adapters/postgres/index.js')) || !existsSync(path.join(repository, 'dist/adapters/redis/index.js'))) {
         execFileSync(process.execPath, [path.join(repository, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: repository, stdio: 'inherit' });
       }
-      root = await project(`cli-${name}`, ['modern', 'legacy']);
+      root = await project(`cli-${name}`, CONVERSATIONS);
       database = await start();
       const env = { TOOLBELT_MCP_STATE_KEY: STATE_KEY };
       instances.push(...(await Promise.all([0, 1].map(() => startHttpCli(['--root', root, '--session-store', database!.url], { env, timeoutMs: 60_000 })))));
@@ -214,17 +183,11 @@ function cliDatabaseSuite(name: string, missing: string | undefined, start: () =
     });
 
     it('serves a modern and a legacy conversation from both instances', async () => {
-      const modern = await modernClient(balancer.url, 'modern');
-      const legacy = await legacyClient(balancer.url);
-      try {
-        await readEditAndTasks(modern.call, root, 'modern');
-        await alwaysAcrossInstances(modern, 'modern');
-        await readEditAndTasks(legacy.call, root, 'legacy');
-      } finally {
-        await modern.client.close();
-        await legacy.client.close();
-      }
-      for (const count of balancer.served.values()) expect(count).toBeGreaterThan(3);
+      await modernAndLegacyAcrossInstances(balancer, root);
+    }, 120_000);
+
+    it('loses nothing when an instance is killed with SIGKILL between two calls', async () => {
+      await survivesSigkill(balancer, root, (url) => killInstance(instances, url));
     }, 120_000);
   });
 }

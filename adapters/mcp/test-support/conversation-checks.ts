@@ -58,6 +58,88 @@ export async function alwaysAcrossInstances(modern: Awaited<ReturnType<typeof mo
   expect(modern.forms).toHaveLength(1);
 }
 
+/** Where the conversation checks run: the balancer's address and what each instance served. */
+export interface Balanced {
+  readonly url: URL;
+  readonly served: ReadonlyMap<string, number>;
+}
+
+/**
+ * A modern and a legacy conversation behind the balancer: each reads on one instance and edits
+ * on the next, keeps its task list (its own, not the other's), and the modern one its "always"
+ * answers; every instance served some of it. `root` holds `notes/modern.txt` and
+ * `notes/legacy.txt`, each `draft of <name>`.
+ */
+export async function modernAndLegacyAcrossInstances(balancer: Balanced, root: string): Promise<void> {
+  const modern = await modernClient(balancer.url, 'modern');
+  const legacy = await legacyClient(balancer.url);
+  try {
+    expect(modern.client.getProtocolEra()).toBe('modern');
+    await readEditAndTasks(modern.call, root, 'modern');
+    await alwaysAcrossInstances(modern, 'modern');
+    await readEditAndTasks(legacy.call, root, 'legacy');
+    // Two conversations, two task lists.
+    expect(text(await legacy.call('task_get', {}))).not.toContain('ship modern');
+  } finally {
+    await modern.client.close();
+    await legacy.client.close();
+  }
+  for (const count of balancer.served.values()) expect(count).toBeGreaterThan(3);
+}
+
+/** Runs `call` and says which instance (its URL) answered it. */
+async function servedBy<T>(balancer: Balanced, call: () => Promise<T>): Promise<{ result: T; instance: string }> {
+  const before = new Map(balancer.served);
+  const result = await call();
+  const instance = [...balancer.served].find(([url, count]) => count > (before.get(url) ?? 0))?.[0];
+  if (instance === undefined) throw new Error('No instance answered the call.');
+  return { result, instance };
+}
+
+/**
+ * An instance killed with SIGKILL between two calls loses nothing: a modern and a legacy
+ * conversation each add a task (and the modern one answers "always" for a command), both read
+ * their file on one instance, that instance is killed (`kill` gets its URL), and on the others
+ * the edits that need those reads succeed, the tasks are there and the command runs unasked.
+ * `root` holds `notes/killed-modern.txt` and `notes/killed-legacy.txt`, each `draft of <name>`.
+ */
+export async function survivesSigkill(balancer: Balanced, root: string, kill: (instance: string) => Promise<void>): Promise<void> {
+  const modern = await modernClient(balancer.url, 'killed-modern');
+  const legacy = await legacyClient(balancer.url);
+  try {
+    await modern.call('task_add', { tasks: [{ subject: 'survive the kill' }] });
+    await legacy.call('task_add', { tasks: [{ subject: 'legacy survives too' }] });
+    modern.answers.push({ action: 'accept', content: { decision: 'always' } });
+    // "Always" is remembered by the command's first words: the same command runs unasked after the kill.
+    const command = 'echo survives-the-kill';
+    expect(text(await modern.call('run_shell', { command }))).toContain('survives-the-kill');
+    // Both read on the same instance: the modern read says which, the legacy one reads until it lands there.
+    const { instance } = await servedBy(balancer, async () => expect(text(await modern.call('read_file', { path: 'notes/killed-modern.txt' }))).toContain('draft of killed-modern'));
+    for (let tries = 0; ; tries += 1) {
+      const read = await servedBy(balancer, () => legacy.call('read_file', { path: 'notes/killed-legacy.txt' }));
+      expect(text(read.result)).toContain('draft of killed-legacy');
+      if (read.instance === instance) break;
+      if (tries > 10) throw new Error(`The legacy read never reached ${instance}.`);
+    }
+    await kill(instance);
+    const calls: [Call, string][] = [[modern.call, 'killed-modern'], [legacy.call, 'killed-legacy']];
+    for (const [call, name] of calls) {
+      const edit = await servedBy(balancer, () => call('edit_file', { path: `notes/${name}.txt`, old_string: 'draft', new_string: 'final' }));
+      expect(edit.instance).not.toBe(instance);
+      expect(edit.result.isError, text(edit.result)).toBeFalsy();
+      expect(await readFile(path.join(root, 'notes', `${name}.txt`), 'utf8')).toBe(`final of ${name}\n`);
+    }
+    expect(text(await modern.call('task_get', {}))).toContain('survive the kill');
+    expect(text(await legacy.call('task_get', {}))).toContain('legacy survives too');
+    const again = await modern.call('run_shell', { command });
+    expect(again.isError, text(again)).toBeFalsy();
+    expect(modern.forms).toHaveLength(1);
+  } finally {
+    await modern.client.close();
+    await legacy.client.close();
+  }
+}
+
 /** 20 clients, each its own conversation, making 200 calls between them: every one answered. */
 export async function manyClients(url: URL): Promise<void> {
   const clients = await Promise.all(Array.from({ length: 20 }, (_, index) => modernClient(url, `load-${index}`)));
