@@ -29,7 +29,9 @@ Options:
   --keep-backups        Copy each file to DIR/.toolbelt/backups/ before it is edited,
                         overwritten or deleted.
   --background          Let run_shell start background jobs (adds job_output, job_stop,
-                        job_list). Jobs end when the server stops.
+                        job_list). Jobs end when the server stops; with --session-store
+                        they live in DIR/.toolbelt/jobs/, outlive it and are seen by
+                        every instance.
   --github              Add the GitHub tools (gh_list_issues, gh_view_pr, gh_create_pr, ...).
                         Needs the gh CLI, logged in.
   --skills              Add load_skill and list the skills (Agent Skills: folders with a

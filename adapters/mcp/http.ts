@@ -106,7 +106,7 @@ export function createMcpHttpHandler(collections: readonly ToolCollection[], opt
   const sessions = new Map<string, OpenSession>();
   const { sessionStore, ...perServer } = serverOptions;
   const memory = sessionStore === undefined ? memoryConversations(maxSessions) : undefined;
-  const wiring = { conversations: memory ?? storeConversations(sessionStore!), spent: new SpentStates() };
+  const wiring = { conversations: memory ?? storeConversations(sessionStore!), spent: new SpentStates(), stored: sessionStore !== undefined };
   const modern = createMcpHandler(() => buildMcpServer(collections, perServer, wiring), { legacy: 'reject', maxRequestBodySize: maxBodyBytes });
   const sweep = sweepIdle(sessions, sessionIdleMs);
 

@@ -23,6 +23,7 @@ import { callerOf, conversationKey, oneSession, storeConversations, type Convers
 import { canElicit, DEFAULT_ELICITATION_TIMEOUT_MS } from './elicitation.js';
 import { packageVersion } from './package-version.js';
 import { progressNotifier } from './progress.js';
+import { rootJobsFor } from './root-jobs.js';
 import { createCallStateCodec, SpentStates, type CallState } from './request-state.js';
 import { validateServerOptions, type McpServerOptions } from './server-options.js';
 import { callTool, type CallRequest, type ConnectionContext } from './tool-call.js';
@@ -34,6 +35,8 @@ export interface ServerWiring {
   readonly conversations?: Conversations;
   /** Nonces spent by every server the handler makes. */
   readonly spent?: SpentStates;
+  /** The conversations live in a session store: background jobs then live in the root's job folders, not in a process. */
+  readonly stored?: boolean;
   /** A legacy request served without a transport session: its session id and negotiated version. */
   readonly legacy?: { readonly sessionId: string; readonly protocolVersion: string };
 }
@@ -66,7 +69,10 @@ export function buildMcpServer(collections: readonly ToolCollection[], options: 
   const owned = options.session === undefined && options.sessionStore === undefined && wiring.conversations === undefined ? createSession() : undefined;
   const conversations =
     wiring.conversations ?? (options.sessionStore !== undefined ? storeConversations(options.sessionStore) : oneSession(options.session ?? owned!));
-  const served = options.background === undefined ? collections : withBackground(collections, { tools: options.background });
+  // With a store, a conversation's next call may reach another instance, and its session is
+  // closed after every call: its jobs live beside the root instead, where every instance finds them.
+  const stored = options.sessionStore !== undefined || wiring.stored === true;
+  const served = options.background === undefined ? collections : withBackground(collections, { tools: options.background }, stored ? { jobsFor: rootJobsFor } : {});
   const tools = collectTools(served);
   assertApprovalOverrides(options.needsApproval, tools.keys());
   const needsApproval = effectiveOverrides(tools.values(), options.askForChanges ?? false, options.needsApproval);

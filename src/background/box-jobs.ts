@@ -1,30 +1,57 @@
 import type { Session } from '../session.js';
 import type { ToolDefinition, ToolResult } from '../tool.js';
+import type { Workspace } from '../workspace/workspace.js';
 import type { SpawnParams, WireJob, WorkspaceJobs } from '../workspace/workspace-jobs.js';
 import { formatDuration } from './duration.js';
 
 /**
- * How a tool runs in the background inside a remote workspace's box instead of in this
- * process: `run_shell` on a workspace with `jobs` registers one. Such a job outlives this
- * process (a route handler's request), and any later process with the same session id and a
- * connection to the same root sees it through `job_list`, `job_output` and `job_stop`.
+ * What a tool registers to be startable as a job that lives where its workspace's files are,
+ * apart from any process: the workspace, and how to turn an input into the program to start.
+ * `run_shell` registers one. Whether such jobs are offered depends on where they can live: a
+ * remote workspace's box keeps them (its `jobs`); a local workspace keeps them only when the
+ * host says where (`jobsFor`, see {@link withBackground}'s wiring).
  */
-export interface BoxJobHost {
-  readonly jobs: WorkspaceJobs;
+export interface BoxJobSource {
+  readonly workspace: Workspace;
   /** The program the tool would start for `input`, or the refusal to give the model (policy, bad folder). */
   prepare(input: Record<string, unknown>): Promise<{ readonly spawn: SpawnParams } | { readonly refusal: string }>;
 }
 
-const hosts = new WeakMap<ToolDefinition<any>, BoxJobHost>();
-
-/** Marks `tool` as one whose background jobs run in a box (see {@link BoxJobHost}). */
-export function setBoxJobHost(tool: ToolDefinition<any>, host: BoxJobHost): void {
-  hosts.set(tool, host);
+/**
+ * How a tool runs in the background outside this process: in a remote workspace's box, or in
+ * a local root's job folders. Such a job outlives this process (a route handler's request), and
+ * any later process with the same session id that reaches the same root sees it through
+ * `job_list`, `job_output` and `job_stop`.
+ */
+export interface BoxJobHost {
+  readonly jobs: WorkspaceJobs;
+  readonly prepare: BoxJobSource['prepare'];
+  /** Where its jobs run, for the model: `in the workspace's box`. */
+  readonly where: string;
 }
 
-/** The box host of `tool`, if it has one. */
-export function boxJobHostOf(tool: ToolDefinition<any>): BoxJobHost | undefined {
-  return hosts.get(tool);
+/** Where the jobs of a workspace that keeps none of its own (a local one) may live, if anywhere. */
+export type JobsFor = (workspace: Workspace) => WorkspaceJobs | undefined;
+
+const sources = new WeakMap<ToolDefinition<any>, BoxJobSource>();
+
+/** Marks `tool` as one that can run as a job beside its workspace's files (see {@link BoxJobSource}). */
+export function setBoxJobSource(tool: ToolDefinition<any>, source: BoxJobSource): void {
+  sources.set(tool, source);
+}
+
+/**
+ * Where `tool`'s background jobs run outside this process: its workspace's own jobs (a remote
+ * box's), else those `jobsFor` gives for its workspace; `undefined` when neither, and they run
+ * in the session.
+ */
+export function boxJobHostOf(tool: ToolDefinition<any>, jobsFor?: JobsFor): BoxJobHost | undefined {
+  const source = sources.get(tool);
+  if (source === undefined) return undefined;
+  const own = (source.workspace as { jobs?: WorkspaceJobs }).jobs;
+  if (own !== undefined) return { jobs: own, prepare: source.prepare, where: "in the workspace's box" };
+  const given = jobsFor?.(source.workspace);
+  return given === undefined ? undefined : { jobs: given, prepare: source.prepare, where: 'beside the workspace, apart from this server' };
 }
 
 /** Box jobs are named `b1`, `b2`, … to the model, apart from the session's own `1`, `2`, …. */
@@ -54,11 +81,11 @@ function seen(session: Session, job: WireJob): Seen {
 }
 
 /** `running for 12 s`, `exited 0 after 41 s`, `was stopped after 3 s`. */
-export function boxJobStatus(job: WireJob, now = Date.now()): string {
+export function boxJobStatus(job: WireJob, where = "in the workspace's box", now = Date.now()): string {
   const runtime = formatDuration((job.endedAt ?? now) - job.startedAt);
   switch (job.status) {
     case 'running':
-      return `running for ${runtime} in the workspace's box`;
+      return `running for ${runtime} ${where}`;
     case 'stopped':
       return `was stopped after ${runtime}`;
     case 'timed-out':
@@ -82,10 +109,10 @@ export async function readBoxJob(host: BoxJobHost, session: Session, name: strin
   mark.read = from + data.length;
   if (job.status !== 'running') mark.endSeen = true;
   const text = data.toString('utf8');
-  const parts = [`Job ${boxJobName(job)} (${job.label}): ${boxJobStatus(job)}.`];
+  const parts = [`Job ${boxJobName(job)} (${job.label}): ${boxJobStatus(job, host.where)}.`];
   if (skipped > 0) parts.push(`[… ${skipped.toLocaleString('en-US')} older bytes were left out; the newest output follows.]`);
   parts.push(text === '' ? 'No new output since the last read.' : `New output:\n${text.replace(/\n$/, '')}`);
-  return { text: parts.join('\n'), isError: false, data: summary(job) };
+  return { text: parts.join('\n'), isError: false, data: summary(job, host.where) };
 }
 
 /** Stops a box job's whole tree. */
@@ -95,19 +122,19 @@ export async function stopBoxJob(host: BoxJobHost, session: Session, name: strin
   const before = (await host.jobs.read(session.id, id, 0, 0)).job;
   if (before.status !== 'running') {
     seen(session, before).endSeen = true;
-    return { text: `Job ${boxJobName(before)} (${before.label}) had already ended: ${boxJobStatus(before)}. Nothing was stopped.`, isError: false, data: summary(before) };
+    return { text: `Job ${boxJobName(before)} (${before.label}) had already ended: ${boxJobStatus(before, host.where)}. Nothing was stopped.`, isError: false, data: summary(before, host.where) };
   }
   const job = await host.jobs.stop(session.id, id);
   seen(session, job).endSeen = job.status !== 'running';
   return job.status === 'running'
-    ? { text: `Job ${boxJobName(job)} (${job.label}) was asked to stop but has not ended yet; check again with job_list.`, isError: true, data: summary(job) }
-    : { text: `Stopped job ${boxJobName(job)} (${job.label}): ${boxJobStatus(job)}.`, isError: false, data: summary(job) };
+    ? { text: `Job ${boxJobName(job)} (${job.label}) was asked to stop but has not ended yet; check again with job_list.`, isError: true, data: summary(job, host.where) }
+    : { text: `Stopped job ${boxJobName(job)} (${job.label}): ${boxJobStatus(job, host.where)}.`, isError: false, data: summary(job, host.where) };
 }
 
 /** One line a box job for job_list. */
 export async function listBoxJobs(host: BoxJobHost, session: Session): Promise<{ lines: string[]; summaries: ReturnType<typeof summary>[] }> {
   const jobs = await host.jobs.list(session.id);
-  return { lines: jobs.map((job) => `job ${boxJobName(job)}: ${job.label} — ${boxJobStatus(job)}`), summaries: jobs.map(summary) };
+  return { lines: jobs.map((job) => `job ${boxJobName(job)}: ${job.label} — ${boxJobStatus(job, host.where)}`), summaries: jobs.map((job) => summary(job, host.where)) };
 }
 
 /** Lines announcing box jobs that ended since the model last looked, each once. */
@@ -117,11 +144,11 @@ export async function announceBoxJobs(host: BoxJobHost, session: Session): Promi
     const mark = seen(session, job);
     if (job.status === 'running' || mark.endSeen) continue;
     mark.endSeen = true;
-    lines.push(`job ${boxJobName(job)} (${job.label}) ${boxJobStatus(job)}; read it with job_output.`);
+    lines.push(`job ${boxJobName(job)} (${job.label}) ${boxJobStatus(job, host.where)}; read it with job_output.`);
   }
   return lines;
 }
 
-function summary(job: WireJob) {
-  return { id: boxJobName(job), tool: 'run_shell', label: job.label, status: boxJobStatus(job), runtimeMs: (job.endedAt ?? Date.now()) - job.startedAt };
+function summary(job: WireJob, where: string) {
+  return { id: boxJobName(job), tool: 'run_shell', label: job.label, status: boxJobStatus(job, where), runtimeMs: (job.endedAt ?? Date.now()) - job.startedAt };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineTool, type ToolCollection, type ToolDefinition, type ToolOutput } from '../tool.js';
 import { RUN_IN_BACKGROUND_DESCRIPTION } from './descriptions.js';
 import type { Session } from '../session.js';
-import { boxJobHostOf, boxJobName, type BoxJobHost } from './box-jobs.js';
+import { boxJobHostOf, boxJobName, type BoxJobHost, type JobsFor } from './box-jobs.js';
 import { JobRegistry } from './job-registry.js';
 import { createJobTools } from './job-tools.js';
 import { startedJobOutput } from './output-schemas.js';
@@ -25,6 +25,16 @@ export interface BackgroundOptions {
   readonly maxOutputCharacters?: number;
 }
 
+/** How a host wires {@link withBackground} (the package's adapters): not for the model's options. */
+export interface BackgroundWiring {
+  /**
+   * Where the jobs of a tool whose workspace keeps none of its own (a local one) live instead
+   * of in the session: the MCP server with a session store keeps them in the root's job
+   * folders, so they outlive the instance and the turn that started them.
+   */
+  readonly jobsFor?: JobsFor;
+}
+
 /**
  * Lets the model start the named tools as background jobs: their schemas gain
  * `run_in_background`, such a call returns a job id at once (in `text` and as
@@ -41,7 +51,7 @@ export interface BackgroundOptions {
  * @example
  * const collections = withBackground([files, shell], { tools: ['run_shell'] });
  */
-export function withBackground(collections: readonly ToolCollection[], options: BackgroundOptions = {}): ToolCollection[] {
+export function withBackground(collections: readonly ToolCollection[], options: BackgroundOptions = {}, wiring: BackgroundWiring = {}): ToolCollection[] {
   if (!Array.isArray(collections as unknown)) {
     throw new TypeError(`Expected withBackground() to get an array of tool collections, got \`${String(collections)}\`.`);
   }
@@ -64,8 +74,9 @@ export function withBackground(collections: readonly ToolCollection[], options: 
           );
         }
         found.add(tool.name);
-        boxHost ??= boxJobHostOf(tool);
-        return backgroundable(tool, { maxRuntimeMs, maxOutputCharacters });
+        const host = boxJobHostOf(tool, wiring.jobsFor);
+        boxHost ??= host;
+        return backgroundable(tool, { maxRuntimeMs, maxOutputCharacters }, host);
       }),
     };
   });
@@ -81,7 +92,7 @@ export function withBackground(collections: readonly ToolCollection[], options: 
 }
 
 /** The tool with `run_in_background` added; everything else is handed the input without it. */
-function backgroundable(tool: ToolDefinition<any>, limits: { maxRuntimeMs: number; maxOutputCharacters: number }): ToolDefinition<any> {
+function backgroundable(tool: ToolDefinition<any>, limits: { maxRuntimeMs: number; maxOutputCharacters: number }, host: BoxJobHost | undefined): ToolDefinition<any> {
   const input = tool.input.extend({ run_in_background: z.boolean().optional().describe(RUN_IN_BACKGROUND_DESCRIPTION) });
   const split = (value: Record<string, unknown>) => {
     const { run_in_background: background, ...rest } = value;
@@ -117,7 +128,6 @@ function backgroundable(tool: ToolDefinition<any>, limits: { maxRuntimeMs: numbe
         return { text: `This conversation's session is closed, so no background job was started for ${tool.name}.`, isError: true };
       }
       const label = shorten(typeof rest.command === 'string' ? rest.command : (describeCall?.(rest) ?? `${tool.name} ${JSON.stringify(rest)}`));
-      const host = boxJobHostOf(tool);
       if (host !== undefined) return startInBox(host, rest, label, limits.maxRuntimeMs, context.session);
       const job = JobRegistry.of(context.session).start({ tool, input: rest, label, ...limits });
       return {
@@ -141,7 +151,7 @@ async function startInBox(host: BoxJobHost, input: Record<string, unknown>, labe
   const name = boxJobName(job);
   return {
     text:
-      `Started job ${name} (${label}) in the background, in the workspace's box: it keeps running after this turn. Read its output with job_output { "job_id": "${name}" }, ` +
+      `Started job ${name} (${label}) in the background, ${host.where}: it keeps running after this turn. Read its output with job_output { "job_id": "${name}" }, ` +
       'stop it with job_stop; you will be told when it finishes.',
     data: { jobId: name },
   };
@@ -172,7 +182,7 @@ function positiveInteger(name: string, value: unknown, fallback: number): number
 }
 
 export { JobRegistry, Job } from './job-registry.js';
-export { setBoxJobHost } from './box-jobs.js';
-export type { BoxJobHost } from './box-jobs.js';
+export { setBoxJobSource } from './box-jobs.js';
+export type { BoxJobHost, BoxJobSource, JobsFor } from './box-jobs.js';
 export type { JobStatus } from './job-registry.js';
 export type { JobSummary } from './job-tools.js';

@@ -12,7 +12,7 @@ import {
   timeoutSecondsDescription,
   WORKING_DIRECTORY_DESCRIPTION,
 } from './descriptions.js';
-import { setBoxJobHost, type BoxJobHost } from '../../background/box-jobs.js';
+import { setBoxJobSource, type BoxJobSource } from '../../background/box-jobs.js';
 import { buildEnvironment } from './environment.js';
 import { formatShellResult } from './format.js';
 import { resolveShellOptions, type ShellConfig, type ShellToolsOptions } from './options.js';
@@ -100,12 +100,10 @@ function createRunShellTool(config: ShellConfig, shellName: string): ToolDefinit
     approvalKey: ({ command }: RunShellInput) => commandApprovalKey(commandToRun(command)),
     execute: (input: RunShellInput, context) => executeRunShell(shell, input, context),
   });
-  // A workspace whose box keeps jobs (a remote one): run_shell in the background runs there,
-  // outliving this process, with the same policy and folder checks as a call in the foreground.
-  const jobs = (config.workspace as { jobs?: BoxJobHost['jobs'] }).jobs;
-  if (jobs !== undefined) {
-    setBoxJobHost(tool, { jobs, prepare: (value) => prepareBoxJob(shell, value as RunShellInput) });
-  }
+  // Where the workspace keeps jobs (a remote one's box; a local root when the host asks for it):
+  // run_shell in the background runs there, outliving this process, with the same policy and
+  // folder checks as a call in the foreground.
+  setBoxJobSource(tool, { workspace: config.workspace, prepare: (value) => prepareBoxJob(shell, value as RunShellInput) });
   return tool;
 }
 
@@ -213,7 +211,7 @@ function commandTimeout({ config, maxTimeoutSeconds }: RunShell, timeoutSeconds:
 }
 
 /** The program a background run_shell starts in the box, after the same checks as a call in the foreground. */
-async function prepareBoxJob({ config, policy }: RunShell, input: RunShellInput): ReturnType<BoxJobHost['prepare']> {
+async function prepareBoxJob({ config, policy }: RunShell, input: RunShellInput): ReturnType<BoxJobSource['prepare']> {
   const { working_directory } = input;
   const read = readFencedCommand(input.command);
   if ('refusal' in read) return { refusal: read.refusal };
