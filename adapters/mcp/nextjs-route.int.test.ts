@@ -1,13 +1,15 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alwaysAcrossInstances, legacyClient, manyClients, modernClient, readEditAndTasks, text } from './test-support/conversation-checks.js';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { POSTGRES_MISSING, REDIS_MISSING, startPostgres, startRedis } from '../../test/stores/servers.js';
+import { manyClients, modernAndLegacyAcrossInstances } from './test-support/conversation-checks.js';
 import { startRoundRobin, type RoundRobin } from './test-support/round-robin.js';
 
 // The example's App Router route (examples/nextjs-chat/app/mcp/route.ts) under `next start`:
-// two instances behind a round-robin balancer, sharing the file session store in the
-// workspace's private folder, serve a modern and a legacy conversation.
+// two instances behind a round-robin balancer, sharing the chat's session store (the file store
+// in the workspace's private folder, Postgres with DATABASE_URL, Redis with REDIS_URL), serve a
+// modern and a legacy conversation. The example is built once for all of them.
 
 /** What the example's own test support offers (its build once per run, and `next start`). */
 interface NextServer {
@@ -32,46 +34,55 @@ async function exampleSupport(): Promise<ExampleSupport> {
   return { buildExampleOnce: build.buildExampleOnce, startNext: server.startNext };
 }
 
-describe('createMcpHttpHandler in a Next.js route handler, two `next start` instances behind a round-robin balancer', () => {
-  let base: string;
-  let root: string;
-  const servers: NextServer[] = [];
-  let balancer: RoundRobin;
+/** The route's store, as the example reads it from its environment, and how to stop its server. */
+interface RouteStore {
+  readonly env: Record<string, string>;
+  stop(): Promise<void>;
+}
 
-  beforeAll(async () => {
-    base = await mkdtemp(path.join(os.tmpdir(), 'toolbelt-mcp-next-'));
-    root = path.join(base, 'project');
-    await mkdir(path.join(root, 'notes'), { recursive: true });
-    for (const name of ['modern', 'legacy']) await writeFile(path.join(root, 'notes', `${name}.txt`), `draft of ${name}\n`);
-    const { buildExampleOnce, startNext } = await exampleSupport();
-    await buildExampleOnce();
-    const env = { TOOLBELT_WORKSPACE: root, TOOLBELT_MCP_STATE_KEY: 'nextjs-route-state-key-0123456789abcdef', TOOLBELT_MODEL: 'scripted' };
-    servers.push(...(await Promise.all([startNext(env), startNext(env)])));
-    balancer = await startRoundRobin(servers.map((server) => new URL(`${server.url}/mcp`)));
-  }, 600_000);
-  afterAll(async () => {
-    await balancer?.close();
-    await Promise.all(servers.map((server) => server.stop()));
-    await rm(base, { recursive: true, force: true });
+function routeSuite(name: string, missing: string | undefined, start: () => Promise<RouteStore>): void {
+  describe.skipIf(missing !== undefined)(`createMcpHttpHandler in a Next.js route handler with the ${name} store, two \`next start\` instances behind a round-robin balancer`, () => {
+    let base: string;
+    let root: string;
+    let store: RouteStore | undefined;
+    const servers: NextServer[] = [];
+    let balancer: RoundRobin;
+
+    beforeAll(async () => {
+      base = await mkdtemp(path.join(os.tmpdir(), 'toolbelt-mcp-next-'));
+      root = path.join(base, 'project');
+      await mkdir(path.join(root, 'notes'), { recursive: true });
+      for (const conversation of ['modern', 'legacy']) await writeFile(path.join(root, 'notes', `${conversation}.txt`), `draft of ${conversation}\n`);
+      const { buildExampleOnce, startNext } = await exampleSupport();
+      await buildExampleOnce();
+      store = await start();
+      const env = { ...store.env, TOOLBELT_WORKSPACE: root, TOOLBELT_MCP_STATE_KEY: 'nextjs-route-state-key-0123456789abcdef', TOOLBELT_MODEL: 'scripted' };
+      servers.push(...(await Promise.all([startNext(env), startNext(env)])));
+      balancer = await startRoundRobin(servers.map((server) => new URL(`${server.url}/mcp`)));
+    }, 600_000);
+    afterAll(async () => {
+      await balancer?.close();
+      await Promise.all(servers.map((server) => server.stop()));
+      await store?.stop();
+      await rm(base, { recursive: true, force: true });
+    });
+
+    it('serves a modern and a legacy conversation from both instances: read on one, edit on the other, tasks and "always" answers', async () => {
+      await modernAndLegacyAcrossInstances(balancer, root);
+    }, 180_000);
+
+    it('answers 20 clients making 200 calls', async () => {
+      await manyClients(balancer.url);
+    }, 180_000);
   });
+}
 
-  it('serves a modern and a legacy conversation from both instances: read on one, edit on the other, tasks and "always" answers', async () => {
-    const modern = await modernClient(balancer.url, 'modern');
-    const legacy = await legacyClient(balancer.url);
-    try {
-      expect(modern.client.getProtocolEra()).toBe('modern');
-      await readEditAndTasks(modern.call, root, 'modern');
-      await alwaysAcrossInstances(modern, 'modern');
-      await readEditAndTasks(legacy.call, root, 'legacy');
-      expect(text(await legacy.call('task_get', {}))).not.toContain('ship modern');
-    } finally {
-      await modern.client.close();
-      await legacy.client.close();
-    }
-    for (const count of balancer.served.values()) expect(count).toBeGreaterThan(3);
-  }, 180_000);
-
-  it('answers 20 clients making 200 calls', async () => {
-    await manyClients(balancer.url);
-  }, 180_000);
+routeSuite('file', undefined, async () => ({ env: {}, stop: async () => undefined }));
+routeSuite('Postgres', POSTGRES_MISSING, async () => {
+  const server = await startPostgres();
+  return { env: { DATABASE_URL: server.connectionString }, stop: () => server.destroy() };
+});
+routeSuite('Redis', REDIS_MISSING, async () => {
+  const server = await startRedis();
+  return { env: { REDIS_URL: server.url }, stop: () => server.destroy() };
 });
