@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpCli, type HttpCli } from './test-support/http-cli.js';
 
 // The MCP conformance suite's server scenarios, each protocol era's requirement set run at its
-// own wire against `agent-toolbelt mcp --http`. The suite drives servers over HTTP only (its
-// `server` command takes a URL), so stdio is checked with the Inspector (inspector.int.test.ts).
+// own wire against `agent-toolbelt mcp --http`, with its sessions in memory and in a session
+// store (where 2025-era sessions are served request by request, http-legacy-stateless.ts). The
+// suite drives servers over HTTP only (its `server` command takes a URL), so stdio is checked
+// with the Inspector (inspector.int.test.ts).
 
 const conformance = createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json').replace(/package\.json$/, 'dist/index.js');
 
@@ -129,16 +131,26 @@ async function readResults(folder: string): Promise<Map<string, Check[]>> {
   return results;
 }
 
+const SERVERS = { 'in memory': [], 'in a file session store': ['--session-store', 'file:'] } as const;
+type ServerKind = keyof typeof SERVERS;
+
 let base: string;
-let server: HttpCli;
+const servers = new Map<ServerKind, HttpCli>();
 beforeAll(async () => {
   base = await mkdtemp(path.join(os.tmpdir(), 'toolbelt-mcp-conformance-'));
-  server = await startHttpCli(['--root', base]);
-});
+  const root = path.join(base, 'root');
+  await mkdir(root);
+  for (const [kind, args] of Object.entries(SERVERS) as Array<[ServerKind, readonly string[]]>) {
+    const flags = args.map((arg) => (arg === 'file:' ? `file:${path.join(base, 'sessions')}` : arg));
+    servers.set(kind, await startHttpCli(['--root', root, ...flags], { timeoutMs: 60_000 }));
+  }
+}, 120_000);
 afterAll(async () => {
-  await server?.stop();
+  await Promise.all([...servers.values()].map((server) => server.stop()));
   await rm(base, { recursive: true, force: true });
 });
+
+const CASES = ERAS.flatMap((era) => (Object.keys(SERVERS) as ServerKind[]).map((kind) => [era, kind] as const));
 
 describe('the MCP conformance suite against agent-toolbelt mcp --http', () => {
   it('lists every server scenario here, as applicable or not with a reason', async () => {
@@ -156,9 +168,9 @@ describe('the MCP conformance suite against agent-toolbelt mcp --http', () => {
     for (const name of Object.keys(NOT_APPLICABLE)) expect(verdict(name), name).toBe('not applicable');
   });
 
-  it.each(ERAS)('passes every scenario of the %s requirements that applies, at that wire', async (era) => {
-    const output = path.join(base, `results-${era}`);
-    const { stdout } = await run(['server', '--url', server.url.href, '--requirements', era, '--output-dir', output], base);
+  it.each(CASES)('passes every scenario of the %s requirements that applies, at that wire, with its sessions %s', async (era, kind) => {
+    const output = path.join(base, `results-${era}-${Object.keys(SERVERS).indexOf(kind)}`);
+    const { stdout } = await run(['server', '--url', servers.get(kind)!.url.href, '--requirements', era, '--output-dir', output], base);
     const results = await readResults(output);
     for (const name of results.keys()) expect(APPLICABLE[era].includes(name) || name in NOT_APPLICABLE, `unlisted scenario ${name}`).toBe(true);
     for (const name of APPLICABLE[era]) {
