@@ -7,7 +7,7 @@ import {
   type AuthInfo,
   type McpServer,
 } from '@modelcontextprotocol/server';
-import type { SessionStore } from '../../src/index.js';
+import { createSession, type SessionStore } from '../../src/index.js';
 import { legacySessionKey } from './conversations.js';
 import { errorResponse, onStreamEnd, requestId } from './http-responses.js';
 
@@ -32,22 +32,32 @@ export interface LegacyStatelessOptions {
  * by a server made for it, whose calls load and save the session's toolbelt `Session` in the
  * store. Nothing waits in this process between requests, so there is no standing GET stream
  * (405) and no request from the server to the client (approvals are not asked by elicitation:
- * the answer could reach another instance); `DELETE` deletes the session from the store.
+ * the answer could reach another instance). `initialize` saves the session, so a request with
+ * an id no `initialize` minted, or one `DELETE` deleted from the store, is answered `404`, as
+ * the transport specification requires of a terminated session.
  */
 export async function serveLegacyStateless(request: Request, parsedBody: unknown, options: LegacyStatelessOptions): Promise<Response> {
   const header = request.headers.get('mcp-session-id');
   if (request.method === 'GET') {
     return errorResponse(405, 'This server keeps no stream open between requests; send requests with POST.', { Allow: 'POST, DELETE' });
   }
+  const key = (sessionId: string) => legacySessionKey(sessionId, options.authInfo);
+  const initialize = isInitializeRequest(parsedBody);
+  if (!initialize && header !== null && (await options.store.load(key(header))) === undefined) {
+    return errorResponse(404, `There is no session \`${header}\` (it ended or expired); start a new one with initialize.`, {}, -32001, requestId(parsedBody));
+  }
   if (request.method === 'DELETE') {
-    if (header !== null) await options.store.delete(legacySessionKey(header, options.authInfo));
+    if (header !== null) await options.store.delete(key(header));
     return new Response(null, { status: 200 });
   }
   let legacy: LegacySession;
-  if (isInitializeRequest(parsedBody)) {
+  if (initialize) {
     const requested = parsedBody.params.protocolVersion;
     const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
     legacy = { sessionId: `${randomUUID()}.${protocolVersion}`, protocolVersion };
+    const session = createSession({ id: key(legacy.sessionId) });
+    await options.store.save(session);
+    await session.close();
   } else if (header === null) {
     return errorResponse(400, 'Send the `Mcp-Session-Id` header of your session, or start one with an initialize request.', {}, -32000, requestId(parsedBody));
   } else {

@@ -120,7 +120,7 @@ describe('the MCP endpoint as an OAuth resource server', () => {
     const response = await post(call('task_get', {}), { ...bearer(token), 'mcp-session-id': session });
     expect(response.status).toBe(401);
     const description = 'The access token has expired; get a new one from the authorization server.';
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", error_description="${description}", resource_metadata="${metadataUrl()}"`);
+    expect(response.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", error_description="${description}", resource_metadata="${metadataUrl()}", scope="toolbelt:read toolbelt:write toolbelt:shell"`);
     expect(((await response.json()) as any).error.message).toBe(description);
   });
 

@@ -48,14 +48,18 @@ export function createOAuthResourceServer(options: McpOAuthOptions, collections:
       const verdict = await verify(token);
       if ('principal' in verdict) return verdict;
       if (verdict.refused === 'unavailable') return { refusal: refuse(503, verdict.description, undefined, { 'retry-after': '10' }) };
-      return { refusal: refuse(401, verdict.description, bearerChallenge({ error: 'invalid_token', error_description: verdict.description, resource_metadata: resourceMetadata })) };
+      const challenge = bearerChallenge({ error: 'invalid_token', error_description: verdict.description, resource_metadata: resourceMetadata, scope: scopes.join(' ') });
+      return { refusal: refuse(401, verdict.description, challenge) };
     },
     authorize(principal, message) {
       const shortfall = scopeShortfall(message, table, principal.scopes);
       if (shortfall === undefined) return undefined;
       const named = shortfall.missing.map((scope) => `\`${scope}\``).join(' and ');
       const description = `${shortfall.tool} needs the scope ${shortfall.missing.join(' ')}, which the access token was not granted.`;
-      const wanted = [...new Set([...principal.scopes, ...shortfall.missing])].join(' ');
+      // The scopes of this server the token has, with those it lacks: a 2025-era client asks for
+      // exactly these, so it keeps what it had; a 2026-07-28 one adds what it asked for before.
+      // Scopes of other resources (offline_access, openid) are not this server's to name.
+      const wanted = scopes.filter((scope) => principal.scopes.has(scope) || shortfall.missing.includes(scope)).join(' ');
       const text = `\`${shortfall.tool}\` needs the ${named} scope, which this access token was not granted, so it was not run. Get a token with scope "${wanted}" from the authorization server (the user may have to consent), or use only the tools the token allows.`;
       return refuse(403, text, bearerChallenge({ error: 'insufficient_scope', scope: wanted, resource_metadata: resourceMetadata, error_description: description }), {}, shortfall.id);
     },

@@ -17,6 +17,7 @@ import {
   type ToolCollection,
 } from '../../../src/index.js';
 import { bearerChallenge } from './metadata.js';
+import { createOAuthResourceServer } from './resource-server.js';
 import { defaultScopeNeed, scopeShortfall } from './scopes.js';
 
 let base: string;
@@ -77,6 +78,19 @@ describe('scopeShortfall', () => {
     expect(scopeShortfall({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, table, none)).toBeUndefined();
     expect(scopeShortfall(callOf(1, 'no_such_tool'), table, none)).toBeUndefined();
     expect(scopeShortfall(null, table, none)).toBeUndefined();
+  });
+});
+
+describe('the 403 insufficient_scope challenge', () => {
+  it("names this server's scopes the token has and the one it lacks, never another resource's (offline_access, openid)", () => {
+    const oauth = createOAuthResourceServer({ issuer: 'https://auth.example.com', resource: 'https://tools.example.com/mcp' }, collections);
+    const principal = { subject: 'alice', clientId: undefined, scopes: new Set(['openid', 'offline_access', 'toolbelt:shell', 'toolbelt:read']) };
+    const refusal = oauth.authorize(principal, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'write_file', arguments: {} } })!;
+    expect(refusal.status).toBe(403);
+    expect(refusal.headers.get('www-authenticate')).toBe(
+      'Bearer error="insufficient_scope", scope="toolbelt:read toolbelt:write toolbelt:shell", resource_metadata="https://tools.example.com/.well-known/oauth-protected-resource/mcp", error_description="write_file needs the scope toolbelt:write, which the access token was not granted."',
+    );
+    expect(oauth.authorize(principal, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'run_shell', arguments: {} } })).toBeUndefined();
   });
 });
 

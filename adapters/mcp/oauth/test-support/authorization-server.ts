@@ -13,9 +13,10 @@ export interface LocalAuthorizationServer {
 
 /**
  * The clients it knows; each one's secret is its name twice. `brief` gets tokens that live
- * three seconds; `introspector` is the MCP server's own, for token introspection.
+ * three seconds; `introspector` is the MCP server's own, for token introspection; `reader` may
+ * be granted `toolbelt:read` only (asking for more is refused with `invalid_scope`).
  */
-export const CLIENTS = ['alice', 'bob', 'brief', 'introspector'] as const;
+export const CLIENTS = ['alice', 'bob', 'brief', 'introspector', 'reader'] as const;
 export const ALL_SCOPES = 'toolbelt:read toolbelt:write toolbelt:shell';
 
 /**
@@ -35,7 +36,7 @@ export async function startAuthorizationServer(): Promise<LocalAuthorizationServ
       grant_types: ['client_credentials'],
       response_types: [],
       redirect_uris: [],
-      scope: ALL_SCOPES,
+      scope: name === 'reader' ? 'toolbelt:read' : ALL_SCOPES,
       id_token_signed_response_alg: 'ES256',
     })),
     scopes: ['openid', ...ALL_SCOPES.split(' ')],
