@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createSession, defineTool, denialText, type ToolCollection } from '../../src/index.js';
 import { createNoteCollection } from './test-support/note-tools.js';
+import { OFF_CONTRACT_CALLS } from '../../test/support/off-contract-calls.js';
 import { offContractCalls } from './test-support/off-contract-calls.js';
 import { lastMessageText, scriptedModel, toolResultsIn } from './test-support/scripted-model.js';
 import { toAiSdk } from './index.js';
@@ -102,7 +103,7 @@ describe('ai v6 compatibility', () => {
     const { model, prompts } = scriptedModel([step, { text: 'Done.' }], MockLanguageModelV3 as never);
     await generateText({ model, tools: belt.tools, prompt: 'Repeat.', stopWhen: stepCountIs(5) });
     expect(toolResultsIn(prompts[1]!)).toEqual(expected);
-    expect(runs).toEqual([{ text: 'ab', times: 2 }, { text: 'hi', times: 1 }, { text: 'x', times: 3 }]);
+    expect(runs).toEqual(Object.values(OFF_CONTRACT_CALLS).flatMap((call) => (call.ran === undefined ? [] : [call.ran])));
   });
 
   it('answers bad arguments with the core message', async () => {

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createSession, defineTool, formatInputError, type ToolCollection } from '../../src/index.js';
 import { createNoteCollection } from './test-support/note-tools.js';
+import { OFF_CONTRACT_CALLS } from '../../test/support/off-contract-calls.js';
 import { offContractCalls } from './test-support/off-contract-calls.js';
 import { scriptedModel, toolResultsIn } from './test-support/scripted-model.js';
 import { toAiSdk } from './index.js';
@@ -112,7 +113,7 @@ describe('toAiSdk tools in a tool loop', () => {
     await generateText({ model, tools: belt.tools, prompt: 'Repeat.', stopWhen: isStepCount(5) });
 
     expect(toolResultsIn(prompts[1]!)).toEqual(expected);
-    expect(runs).toEqual([{ text: 'ab', times: 2 }, { text: 'hi', times: 1 }, { text: 'x', times: 3 }]);
+    expect(runs).toEqual(Object.values(OFF_CONTRACT_CALLS).flatMap((call) => (call.ran === undefined ? [] : [call.ran])));
   });
 
   it('survives arguments that are not JSON at all', async () => {

@@ -1,27 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
-import { z } from 'zod';
-import { defineTool, type ToolCollection } from '../../src/index.js';
+import { OFF_CONTRACT_CALLS, REFUSED_EXTRA, repeatCollection } from '../../test/support/off-contract-calls.js';
 import { toLangChain } from './index.js';
-
-/** A tool with a number field and an alias table, recording what it ran with. */
-function repeatCollection() {
-  const runs: unknown[] = [];
-  const repeat = defineTool({
-    name: 'repeat',
-    description: 'Repeats the text.',
-    kind: 'read',
-    input: z.object({ text: z.string().describe('What to repeat'), times: z.number().int().optional().describe('How often; default 1') }),
-    aliases: { message: 'text' },
-    execute: ({ text, times = 1 }) => {
-      runs.push({ text, times });
-      return { text: text.repeat(times), data: { times } };
-    },
-  });
-  const collection: ToolCollection = { name: 'repeat', tools: [repeat] };
-  return { collection, runs };
-}
 
 /** What a ToolNode answers one tool call with. */
 async function throughToolNode(args: unknown) {
@@ -33,29 +14,30 @@ async function throughToolNode(args: unknown) {
   return { message: output.messages[0]!, runs };
 }
 
-const REFUSED_EXTRA =
-  'You sent `extra`, which is not a field of repeat. Nothing was run. repeat takes `text`, `times` (optional). Call repeat again with those fields.';
-
 describe("the model's arguments reach the core as sent (issue 26)", () => {
   it('repairs a number sent as text in a ToolNode, answering with a ToolMessage that keeps the artifact', async () => {
-    const { message, runs } = await throughToolNode({ text: 'ab', times: '2' });
+    const call = OFF_CONTRACT_CALLS['text-number'];
+    const { message, runs } = await throughToolNode(call.input);
 
-    expect(runs).toEqual([{ text: 'ab', times: 2 }]);
+    expect(runs).toEqual([call.ran]);
     expect(ToolMessage.isInstance(message)).toBe(true);
-    expect(message).toMatchObject({ content: 'abab', artifact: { times: 2 }, tool_call_id: 'c1', name: 'repeat', status: 'success' });
+    expect(message).toMatchObject({ content: call.text, artifact: { times: 2 }, tool_call_id: 'c1', name: 'repeat', status: 'success' });
   });
 
   it("maps a name from the tool's alias table in a ToolNode and says so", async () => {
-    const { message } = await throughToolNode({ message: 'hi' });
+    const call = OFF_CONTRACT_CALLS.alias;
+    const { message, runs } = await throughToolNode(call.input);
 
-    expect(message).toMatchObject({ content: 'hi\n\n(Read `message` as `text`: send the fields by these names next time.)', artifact: { times: 1 }, status: 'success' });
+    expect(runs).toEqual([call.ran]);
+    expect(message).toMatchObject({ content: call.text, artifact: { times: 1 }, status: 'success' });
   });
 
   it('refuses a key the tool does not take in a ToolNode, before anything runs', async () => {
-    const { message, runs } = await throughToolNode({ text: 'hi', extra: 1 });
+    const call = OFF_CONTRACT_CALLS['unknown-key'];
+    const { message, runs } = await throughToolNode(call.input);
 
     expect(runs).toEqual([]);
-    expect(message).toMatchObject({ content: REFUSED_EXTRA, status: 'error', tool_call_id: 'c1' });
+    expect(message).toMatchObject({ content: call.text, status: 'error', tool_call_id: 'c1' });
   });
 
   it("never lets LangChain's parse drop a key when the tool is invoked with plain arguments", async () => {
@@ -73,9 +55,11 @@ describe("the model's arguments reach the core as sent (issue 26)", () => {
   });
 
   it('hands arguments encoded twice to the core, which reads them once more', async () => {
-    const { message } = await throughToolNode(JSON.stringify({ text: 'x', times: 2 }));
+    const call = OFF_CONTRACT_CALLS.twice;
+    const { message, runs } = await throughToolNode(call.input);
 
-    expect(message).toMatchObject({ content: 'xx', status: 'success' });
+    expect(runs).toEqual([call.ran]);
+    expect(message).toMatchObject({ content: call.text, status: 'success' });
   });
 
   it('keeps the schema the model sees: the Zod schema as it is', () => {

@@ -4,48 +4,20 @@
  * on each main state, reload and a second tab. The numbers in the test names are those of
  * the defects in issue 28.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium, waitForLocator } from './test-support/chromium.js';
-import { buildExampleOnce } from './test-support/next-build.js';
-import { startNext, type NextServer } from './test-support/next-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_MISSING } from './test-support/chromium.js';
 import { layoutProblems, screenshotPath, seriousAxeProblems } from './test-support/page-checks.js';
+import { useScriptedChat } from './test-support/scripted-chat.js';
 
 if (CHROMIUM_MISSING !== undefined) console.warn(`Skipping the Next.js chat UI test: ${CHROMIUM_MISSING}.`);
 
 describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person uses it', () => {
-  let server: NextServer | undefined;
-  let browser: LaunchedChromium | undefined;
-  let context: BrowserContext | undefined;
-  let workspace = '';
-
-  beforeAll(async () => {
-    await buildExampleOnce();
-    workspace = await mkdtemp(path.join(tmpdir(), 'toolbelt-nextjs-ui-'));
-    await writeFile(path.join(workspace, 'todo.md'), 'TODO: write the README\n');
-    server = await startNext({ TOOLBELT_MODEL: 'scripted', TOOLBELT_WORKSPACE: workspace });
-    browser = await launchChromium();
-    context = browser.context;
-  }, 600_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (workspace) await rm(workspace, { recursive: true, force: true });
-  });
-
-  const waitFor = (page: Page, locator: ReturnType<Page['locator']>) => waitForLocator(page, locator, () => server?.output() ?? '');
+  const chat = useScriptedChat('nextjs-ui', { 'todo.md': 'TODO: write the README\n' });
+  const { open, waitFor } = chat;
   const ready = (page: Page) => waitFor(page, page.locator('[data-testid="status"][data-status="ready"]'));
-
-  async function open(width: number): Promise<Page> {
-    const page = await context!.newPage();
-    await page.setViewportSize({ width, height: 800 });
-    await page.goto(`${server!.url}/`, { waitUntil: 'networkidle' }); // hydrated, so the handlers are attached
-    return page;
-  }
 
   /** Types a message and presses Enter, as a person does. */
   async function say(page: Page, text: string) {
@@ -75,7 +47,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
   const expectBadge = (page: Page, tool: string, words: string) => waitFor(page, badge(page, tool).filter({ hasText: new RegExp(`^${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }));
 
   it('serves a favicon (17)', async () => {
-    const response = await fetch(`${server!.url}/favicon.ico`);
+    const response = await fetch(`${chat.server.url}/favicon.ico`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('image/');
   });
@@ -108,7 +80,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
 
       it('asks before an edit, with its diff; focus goes to Allow, then back to the input; Enter allows (13, 16, keyboard)', async () => {
         const page = await open(width);
-        await writeFile(path.join(workspace, file('edit.txt')), 'first line\nsecond line\n');
+        await writeFile(path.join(chat.workspace, file('edit.txt')), 'first line\nsecond line\n');
         await say(page, `Edit ${file('edit.txt')}`);
         await waitFor(page, card(page, 'edit_file').getByTestId('approve'));
         await expectBadge(page, 'edit_file', 'Needs your approval');
@@ -119,18 +91,18 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
         await expectLayout(page);
         await expectAccessible(page, 'an approval card');
         await card(page, 'edit_file').screenshot({ path: await screenshotPath(`approval-${width}`) });
-        expect(await readFile(path.join(workspace, file('edit.txt')), 'utf8')).toBe('first line\nsecond line\n');
+        expect(await readFile(path.join(chat.workspace, file('edit.txt')), 'utf8')).toBe('first line\nsecond line\n');
         await page.keyboard.press('Enter');
         await waitFor(page, page.getByText(`Edited the first line of ${file('edit.txt')}.`));
         expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('prompt');
-        expect(await readFile(path.join(workspace, file('edit.txt')), 'utf8')).toBe('first line (edited)\nsecond line\n');
+        expect(await readFile(path.join(chat.workspace, file('edit.txt')), 'utf8')).toBe('first line (edited)\nsecond line\n');
         await expectBadge(page, 'edit_file', 'Changed');
         await page.close();
       }, 120_000);
 
       it('denies with the person’s reason, in their words; tasks read as sentences; details are fields, not JSON (11, 12)', async () => {
         const page = await open(width);
-        await writeFile(path.join(workspace, file('deny.txt')), 'original\n');
+        await writeFile(path.join(chat.workspace, file('deny.txt')), 'original\n');
         await say(page, `Rewrite ${file('deny.txt')}`);
         await waitFor(page, card(page, 'write_file').getByTestId('deny'));
         await waitFor(page, card(page, 'task_add').getByTestId('call-line').filter({ hasText: `Plan a task: Write ${file('deny.txt')}` }));
@@ -139,7 +111,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
         await page.getByTestId('deny-reason').press('Enter');
         await waitFor(page, page.getByText(`I left ${file('deny.txt')} as it was, because you said no: “keep it as it is”.`));
         await waitFor(page, badge(page, 'write_file').filter({ hasText: 'You said no: keep it as it is' }));
-        expect(await readFile(path.join(workspace, file('deny.txt')), 'utf8')).toBe('original\n');
+        expect(await readFile(path.join(chat.workspace, file('deny.txt')), 'utf8')).toBe('original\n');
         await expectAccessible(page, 'a denied call');
         // Nothing meant for the model reaches the person.
         const shown = await page.locator('main').innerText();
@@ -153,7 +125,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
 
       it('offers Always allow only where it works, shows a call that ran on it, and takes it back (3)', async () => {
         const page = await open(width);
-        for (const name of ['a', 'b', 'c']) await writeFile(path.join(workspace, file(`always-${name}.txt`)), 'original\n');
+        for (const name of ['a', 'b', 'c']) await writeFile(path.join(chat.workspace, file(`always-${name}.txt`)), 'original\n');
         await say(page, `Rewrite ${file('always-a.txt')}`);
         await waitFor(page, card(page, 'write_file').getByTestId('always'));
         await card(page, 'write_file').getByTestId('always').click();
@@ -173,7 +145,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
         await toggleSide(page);
         await say(page, `Rewrite ${file('always-c.txt')}`);
         await waitFor(page, card(page, 'write_file').getByTestId('approve'));
-        expect(await readFile(path.join(workspace, file('always-c.txt')), 'utf8')).toBe('original\n');
+        expect(await readFile(path.join(chat.workspace, file('always-c.txt')), 'utf8')).toBe('original\n');
 
         // A chained command cannot be remembered: no Always allow, and the card says why.
         await say(page, 'Run a failing command');
@@ -245,7 +217,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
 
       it('marks a pending approval superseded when a new message is sent, and answers the new one (6)', async () => {
         const page = await open(width);
-        await writeFile(path.join(workspace, file('pending.txt')), 'original\n');
+        await writeFile(path.join(chat.workspace, file('pending.txt')), 'original\n');
         await say(page, `Rewrite ${file('pending.txt')}`);
         await waitFor(page, card(page, 'write_file').getByTestId('approve'));
         await say(page, 'Search for TODO');
@@ -254,7 +226,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
         await waitFor(page, pending.getByTestId('call-state').filter({ hasText: 'Superseded: you sent a new message' }));
         expect(await pending.getByTestId('approve').count()).toBe(0);
         await expectBadge(page, 'search_files', 'Searched');
-        expect(await readFile(path.join(workspace, file('pending.txt')), 'utf8')).toBe('original\n');
+        expect(await readFile(path.join(chat.workspace, file('pending.txt')), 'utf8')).toBe('original\n');
         await expectLayout(page);
         await expectAccessible(page, 'a superseded approval');
         await page.close();
@@ -287,7 +259,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
 
   it('keeps the chat id in the URL: reload and a second tab show the conversation; the second tab says when the first is busy (7)', async () => {
     const page = await open(1280);
-    await writeFile(path.join(workspace, 'reload.txt'), 'original\n');
+    await writeFile(path.join(chat.workspace, 'reload.txt'), 'original\n');
     await say(page, 'Rewrite reload.txt');
     await waitFor(page, page.getByTestId('approve'));
     await page.getByTestId('approve').click();
@@ -299,7 +271,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
     await expectBadge(page, 'write_file', 'Changed');
     await waitFor(page, page.locator('[data-testid="tasks"] li[data-status="completed"]'));
 
-    const second = await context!.newPage();
+    const second = await chat.context.newPage();
     await second.goto(chatUrl, { waitUntil: 'networkidle' });
     await waitFor(second, second.getByText('Rewrote reload.txt and ticked the task off.'));
     // The first tab runs a turn; the second tab's message meets the chat's lease.
@@ -341,14 +313,13 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
     await say(page, 'What can you do?');
     await waitFor(page, page.locator('[data-streamdown="code-block"]'));
     await ready(page);
-    const port = Number(new URL(server!.url).port);
-    await server!.stop();
+    await chat.server.stop();
     await say(page, 'Search for TODO');
     await waitFor(page, page.getByTestId('error'));
     expect(await page.getByTestId('error').innerText()).toContain('The server did not answer');
     await expectAccessible(page, 'the server-down notice');
     await page.screenshot({ path: await screenshotPath('server-down-390') });
-    server = await startNext({ TOOLBELT_MODEL: 'scripted', TOOLBELT_WORKSPACE: workspace }, port);
+    await chat.restartServer();
     await page.getByTestId('resend').click();
     await waitFor(page, reply(page, /files? match/));
     expect(await page.getByTestId('error').count()).toBe(0);

@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium, waitForLocator } from './test-support/chromium.js';
-import { buildExampleOnce } from './test-support/next-build.js';
-import { startNext, type NextServer } from './test-support/next-server.js';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_MISSING } from './test-support/chromium.js';
+import { useScriptedChat } from './test-support/scripted-chat.js';
 
 if (CHROMIUM_MISSING !== undefined) console.warn(`Skipping the Next.js live-output browser test: ${CHROMIUM_MISSING}.`);
 
@@ -31,34 +28,12 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs: number)
 }
 
 describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example: a running command, live and stoppable', () => {
-  let server: NextServer | undefined;
-  let browser: LaunchedChromium | undefined;
-  let context: BrowserContext | undefined;
-  let workspace = '';
-  let url = '';
-
-  beforeAll(async () => {
-    await buildExampleOnce();
-    workspace = await mkdtemp(path.join(tmpdir(), 'toolbelt-nextjs-live-'));
-    server = await startNext({ TOOLBELT_MODEL: 'scripted', TOOLBELT_WORKSPACE: workspace });
-    url = `${server.url}/`;
-    browser = await launchChromium();
-    context = browser.context;
-  }, 600_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (workspace) await rm(workspace, { recursive: true, force: true });
-  });
-
-  const waitFor = (page: Page, locator: ReturnType<Page['locator']>) => waitForLocator(page, locator, () => server?.output() ?? '');
+  const chat = useScriptedChat('nextjs-live');
+  const { waitFor } = chat;
 
   it("shows the command's output before it ends; Stop ends its whole process tree and the model reads what ran", async () => {
-    const page = await context!.newPage();
-    await page.goto(url, { waitUntil: 'networkidle' });
-    await page.getByTestId('prompt').fill('Run the slow command');
-    await page.getByTestId('send').click();
+    const page = await chat.open();
+    await chat.send(page, 'Run the slow command');
 
     const card = page.locator('[data-tool="run_shell"]');
     await waitFor(page, card.getByTestId('approve'));
@@ -69,7 +44,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example: a run
     expect(await card.getByTestId('call-state').innerText()).toBe('Running');
     const shown = await card.getByTestId('live-output').innerText();
     expect(shown).not.toContain('tick 50');
-    const pid = Number((await readFile(path.join(workspace, 'slow.pid'), 'utf8')).trim());
+    const pid = Number((await readFile(path.join(chat.workspace, 'slow.pid'), 'utf8')).trim());
     expect(isAlive(pid)).toBe(true);
     // A few hundred milliseconds later the view holds more lines: it is live, not a snapshot.
     await waitFor(page, card.getByTestId('live-output').filter({ hasText: `tick ${Number(/tick (\d+)\s*$/.exec(shown)?.[1] ?? 3) + 2}` }));
@@ -84,8 +59,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example: a run
     expect(await card.getByTestId('live-output').innerText()).toContain('tick 3');
 
     // The model reads what ran before the stop.
-    await page.getByTestId('prompt').fill('What did it print?');
-    await page.getByTestId('send').click();
+    await chat.send(page, 'What did it print?');
     await waitFor(page, page.getByText(/^It printed \d+ lines, the last: tick \d+\.$/));
     const answer = await page.getByText(/^It printed \d+ lines/).innerText();
     const count = Number(/It printed (\d+)/.exec(answer)![1]);

@@ -1,11 +1,10 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_MISSING, launchChromium, type LaunchedChromium, waitForLocator } from './test-support/chromium.js';
-import { buildExampleOnce } from './test-support/next-build.js';
-import { startNext, type NextServer } from './test-support/next-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_MISSING } from './test-support/chromium.js';
+import { useScriptedChat } from './test-support/scripted-chat.js';
 
 if (CHROMIUM_MISSING !== undefined) console.warn(`Skipping the Next.js browser test: ${CHROMIUM_MISSING}.`);
 
@@ -13,49 +12,24 @@ if (CHROMIUM_MISSING !== undefined) console.warn(`Skipping the Next.js browser t
 const screenshotPath = path.join(tmpdir(), `toolbelt-approval-card-${process.pid}.png`);
 
 describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example in a real browser', () => {
-  let server: NextServer | undefined;
-  let browser: LaunchedChromium | undefined;
-  let context: BrowserContext | undefined;
-  let workspace = '';
-  let url = '';
-
-  beforeAll(async () => {
-    // The package in ../../dist and the app's .next, built once for every browser test file of this run.
-    await buildExampleOnce();
-
-    workspace = await mkdtemp(path.join(tmpdir(), 'toolbelt-nextjs-workspace-'));
-    await writeFile(path.join(workspace, 'approve.txt'), 'original\n');
-    await writeFile(path.join(workspace, 'deny.txt'), 'original\n');
-    server = await startNext({ TOOLBELT_MODEL: 'scripted', TOOLBELT_WORKSPACE: workspace });
-    url = `${server.url}/`;
-    browser = await launchChromium();
-    context = browser.context;
-  }, 600_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (workspace) await rm(workspace, { recursive: true, force: true });
-  });
-
-  const waitFor = (page: Page, locator: ReturnType<Page['locator']>) => waitForLocator(page, locator);
+  const chat = useScriptedChat('nextjs-workspace', { 'approve.txt': 'original\n', 'deny.txt': 'original\n' });
+  const { waitFor } = chat;
 
   async function ask(page: Page, text: string) {
-    await page.goto(url, { waitUntil: 'networkidle' });
-    await page.getByTestId('prompt').fill(text);
-    await page.getByTestId('send').click();
+    await page.goto(chat.url, { waitUntil: 'networkidle' });
+    await chat.send(page, text);
   }
 
   it('answers a chat id that cannot be a file name with 400, on both routes', async () => {
-    const tasks = await fetch(new URL('api/tasks?chat=..%2Fetc', url));
+    const tasks = await fetch(new URL('api/tasks?chat=..%2Fetc', chat.url));
     expect(tasks.status).toBe(400);
     expect(await tasks.json()).toEqual({ error: 'Expected a chat id of letters, digits, "_" or "-", got "../etc".' });
-    const chat = await fetch(new URL('api/chat', url), { method: 'POST', body: JSON.stringify({ id: 'a/b', messages: [] }) });
-    expect(chat.status).toBe(400);
+    const posted = await fetch(new URL('api/chat', chat.url), { method: 'POST', body: JSON.stringify({ id: 'a/b', messages: [] }) });
+    expect(posted.status).toBe(400);
   });
 
   it('rewrites the file when the user clicks Approve, and shows the finished task', async () => {
-    const page = await context!.newPage();
+    const page = await chat.context.newPage();
     await ask(page, 'Rewrite approve.txt');
 
     await waitFor(page, page.getByTestId('approve'));
@@ -68,14 +42,14 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example in a r
     expect(await card.innerText()).not.toContain('"content"'); // the input is folded away
     await card.screenshot({ path: screenshotPath });
     expect((await stat(screenshotPath)).size).toBeGreaterThan(5_000);
-    expect(await readFile(path.join(workspace, 'approve.txt'), 'utf8')).toBe('original\n');
+    expect(await readFile(path.join(chat.workspace, 'approve.txt'), 'utf8')).toBe('original\n');
     await page.getByTestId('approve').click();
 
     await waitFor(page, page.getByText('Rewrote approve.txt and ticked the task off.'));
     // After the write: the tool's own diff (data.diff) and the state in words (the core's describeToolResult).
     await waitFor(page, card.getByTestId('call-state').filter({ hasText: 'Changed' }));
     expect(await card.getByTestId('diff').innerText()).toContain('-original\n+Rewritten by the scripted model');
-    expect(await readFile(path.join(workspace, 'approve.txt'), 'utf8')).toBe(
+    expect(await readFile(path.join(chat.workspace, 'approve.txt'), 'utf8')).toBe(
       'Rewritten by the scripted model because you asked: Rewrite approve.txt\n',
     );
     // The panel is refreshed after each response; the first one showed the task still pending.
@@ -85,7 +59,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example in a r
   }, 120_000);
 
   it('leaves the file as it was when the user clicks Deny, and the model reads the denial', async () => {
-    const page = await context!.newPage();
+    const page = await chat.context.newPage();
     await ask(page, 'Rewrite deny.txt');
 
     await waitFor(page, page.getByTestId('deny'));
@@ -93,7 +67,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example in a r
     await page.getByTestId('confirm-deny').click(); // no reason given
 
     await waitFor(page, page.getByText('I left deny.txt as it was, because you said no.'));
-    expect(await readFile(path.join(workspace, 'deny.txt'), 'utf8')).toBe('original\n');
+    expect(await readFile(path.join(chat.workspace, 'deny.txt'), 'utf8')).toBe('original\n');
     await waitFor(page, page.locator('[data-testid="status"][data-status="ready"]'));
     await waitFor(page, page.locator('[data-tool="write_file"]').getByTestId('call-state').filter({ hasText: /^You said no$/ }));
     await waitFor(page, page.locator('[data-testid="tasks"] li[data-status="pending"]', { hasText: 'Write deny.txt' }));
@@ -102,7 +76,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example in a r
   }, 120_000);
 
   it('says so when the chat is busy in another tab (the route answers 409)', async () => {
-    const page = await context!.newPage();
+    const page = await chat.context.newPage();
     // The 409 itself comes from the session store's lease (see two-servers.int.test.ts); here the page's answer to it.
     await page.route('**/api/chat', (route) => route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: 'busy' }) }));
     await ask(page, 'Rewrite deny.txt');
@@ -113,7 +87,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example in a r
   }, 60_000);
 
   it('shows ask_user_question in the page and sends the clicked answer back to the model (addToolOutput)', async () => {
-    const page = await context!.newPage();
+    const page = await chat.context.newPage();
     await ask(page, 'Ask me how to indent.');
 
     await waitFor(page, page.getByTestId('option').filter({ hasText: 'Spaces' }));

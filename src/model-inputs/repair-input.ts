@@ -112,10 +112,10 @@ function repairObject(repair: Repair, schema: z.ZodType, value: unknown, path: s
     if (key in fields.shape) {
       // `null` for a field that may be left out is how strict clients say "not given".
       if (sent === null && isOptional(fields.shape[key]!)) continue;
-      taken(key, key, repairValue(repair, fields.shape[key]!, sent, `${path}${path === '' ? '' : '.'}${key}`));
+      taken(key, key, repairValue(repair, fields.shape[key]!, sent, childPath(path, key)));
       continue;
     }
-    const alias = repair.aliases[`${path}${path === '' ? '' : '.'}${key}`] ?? (path === '' ? repair.aliases[key] : undefined);
+    const alias = repair.aliases[childPath(path, key)];
     if (alias !== undefined) {
       if (typeof alias === 'object' && 'refuse' in alias) {
         repair.problems.push(alias.refuse);
@@ -124,7 +124,7 @@ function repairObject(repair: Repair, schema: z.ZodType, value: unknown, path: s
       const field = typeof alias === 'string' ? alias : alias.to;
       try {
         const converted = typeof alias === 'string' || alias.convert === undefined ? sent : alias.convert(sent, value);
-        const repaired = repairValue(repair, fields.shape[field]!, converted, `${path}${path === '' ? '' : '.'}${field}`);
+        const repaired = repairValue(repair, fields.shape[field]!, converted, childPath(path, field));
         repair.notes.push(typeof alias === 'object' && alias.convert !== undefined ? `read \`${key}\` ${JSON.stringify(sent)} as \`${field}\` ${JSON.stringify(repaired)}` : `read \`${key}\` as \`${field}\``);
         taken(field, key, repaired);
       } catch (error) {
@@ -135,7 +135,7 @@ function repairObject(repair: Repair, schema: z.ZodType, value: unknown, path: s
     const same = sameNameAs(key, names);
     if (same !== undefined) {
       repair.notes.push(`read \`${key}\` as \`${same}\``);
-      if (!(sent === null && isOptional(fields.shape[same]!))) taken(same, key, repairValue(repair, fields.shape[same]!, sent, `${path}${path === '' ? '' : '.'}${same}`));
+      if (!(sent === null && isOptional(fields.shape[same]!))) taken(same, key, repairValue(repair, fields.shape[same]!, sent, childPath(path, same)));
       continue;
     }
     if (ANNOTATION_KEYS.has(key)) continue;
@@ -147,6 +147,11 @@ function repairObject(repair: Repair, schema: z.ZodType, value: unknown, path: s
     repair.problems.push(`You sent \`${key}\`${where(path)}, which is not a field of ${repair.toolName}${near === undefined ? '' : ` (did you mean \`${near}\`?)`}`);
   }
   return result;
+}
+
+/** The path of `key` inside the object at `path` (`''` at the top): `updates[].status`. */
+function childPath(path: string, key: string): string {
+  return path === '' ? key : `${path}.${key}`;
 }
 
 function where(path: string): string {

@@ -48,29 +48,26 @@ export function createAskUserTools(options: AskUserToolsOptions = {}): AskUserCo
     throw new TypeError(`Expected the \`ask\` option to be a function (questions, signal) => Promise<UserAnswer[]>, got ${describeValue(ask)}.`);
   }
 
+  // One tool either way; only who answers differs: the client (the adapter hands the call to the user interface) or `ask`.
+  const shared = {
+    name: 'ask_user_question',
+    description: ASK_USER_QUESTION_DESCRIPTION,
+    kind: 'other',
+    effects: { readOnly: true, openWorld: false },
+    output: askUserOutput,
+    input: askUserInput,
+    aliases: ASK_USER_ALIASES,
+    describeCall: describeQuestions,
+  } as const;
   const tool =
     ask === undefined
       ? defineTool({
-          name: 'ask_user_question',
-          description: ASK_USER_QUESTION_DESCRIPTION,
-          kind: 'other',
-          effects: { readOnly: true, openWorld: false },
-          output: askUserOutput,
-          input: askUserInput,
-          aliases: ASK_USER_ALIASES,
-          describeCall: describeQuestions,
+          ...shared,
           execute: () => ({ text: CANNOT_ASK_TEXT, isError: true }),
           answeredByClient: { toResult: (input, answer) => replyFromClientAnswer(toUserQuestions(input), answer) },
         })
       : defineTool({
-          name: 'ask_user_question',
-          description: ASK_USER_QUESTION_DESCRIPTION,
-          kind: 'other',
-          effects: { readOnly: true, openWorld: false },
-          output: askUserOutput,
-          input: askUserInput,
-          aliases: ASK_USER_ALIASES,
-          describeCall: describeQuestions,
+          ...shared,
           execute: async (input, { signal }) => {
             const questions = toUserQuestions(input);
             let answers: unknown;

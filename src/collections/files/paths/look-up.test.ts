@@ -2,7 +2,8 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeReadKit, type ReadKit } from '../test-support/read-kit.js';
-import { listTree, makeWriteKit, type WriteKit } from '../test-support/write-kit.js';
+import { APP_TEXT, makeSalvageKit } from '../test-support/salvage-kit.js';
+import { listTree, type WriteKit } from '../test-support/write-kit.js';
 
 /** The note a salvaged call ends with. */
 const used = (found: string, field: string, sent: string, how: string) =>
@@ -10,13 +11,8 @@ const used = (found: string, field: string, sent: string, how: string) =>
 
 describe('a looked-up path that names nothing as written: lossless cleanups with exactly one match', () => {
   let kit: WriteKit;
-  beforeEach(async () => {
-    kit = await makeWriteKit();
-    await kit.put('src/app.ts', 'one\ntwo\n');
-  });
-  afterEach(async () => {
-    await kit.cleanup();
-  });
+  beforeEach(async () => (kit = await makeSalvageKit()));
+  afterEach(() => kit.cleanup());
 
   it.each([
     ['`\\` as `/`', 'src\\app.ts', '`src\\app.ts`', 'with `\\` read as `/`'],
@@ -72,7 +68,7 @@ describe('a looked-up path that names nothing as written: lossless cleanups with
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/^You have not read `src\/app.ts` in this session/);
     expect(result.text).toContain('with `\\` read as `/`');
-    expect(await kit.text('src/app.ts')).toBe('one\ntwo\n');
+    expect(await kit.text('src/app.ts')).toBe(APP_TEXT);
   });
 
   it('checks a salvaged path before anyone is asked, and refuses a guess there', async () => {
@@ -102,13 +98,8 @@ describe('a looked-up path that names nothing as written: lossless cleanups with
 
 describe('a looked-up path that would be a guess: "did you mean", and nothing done', () => {
   let kit: WriteKit;
-  beforeEach(async () => {
-    kit = await makeWriteKit();
-    await kit.put('src/app.ts', 'one\ntwo\n');
-  });
-  afterEach(async () => {
-    await kit.cleanup();
-  });
+  beforeEach(async () => (kit = await makeSalvageKit()));
+  afterEach(() => kit.cleanup());
 
   it('two lossless matches: lists both, acts on neither', async () => {
     await kit.put('@notes.txt', 'at\n');
@@ -158,7 +149,7 @@ describe('a looked-up path that would be a guess: "did you mean", and nothing do
   it('`path:line` for a tool without lines: the path alone', async () => {
     const result = await kit.run('delete_file', { path: 'src/app.ts:2' });
     expect(result.text).toContain('If so, call delete_file with path `src/app.ts` (`:2` is a line number, not part of the path).');
-    expect(await kit.text('src/app.ts')).toBe('one\ntwo\n');
+    expect(await kit.text('src/app.ts')).toBe(APP_TEXT);
   });
 
   it('an absolute path outside the workspace, and a `~` one: their part inside it', async () => {
@@ -178,7 +169,7 @@ describe('a looked-up path that would be a guess: "did you mean", and nothing do
     expect(result.text).toBe(
       `\`${name}/src/app.ts\` does not exist. Did you mean \`src/app.ts\` (without the leading \`${name}/\`, the workspace folder's own name)? If so, call delete_file with path \`src/app.ts\`.`,
     );
-    expect(await kit.text('src/app.ts')).toBe('one\ntwo\n');
+    expect(await kit.text('src/app.ts')).toBe(APP_TEXT);
   });
 
   it('nothing near: the tool own reply stands', async () => {

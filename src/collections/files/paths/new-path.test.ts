@@ -1,16 +1,12 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listTree, makeWriteKit, type WriteKit } from '../test-support/write-kit.js';
+import { APP_TEXT, makeSalvageKit } from '../test-support/salvage-kit.js';
+import { listTree, type WriteKit } from '../test-support/write-kit.js';
 
 let kit: WriteKit;
-beforeEach(async () => {
-  kit = await makeWriteKit();
-  await kit.put('src/app.ts', 'app\n');
-});
-afterEach(async () => {
-  await kit.cleanup();
-});
+beforeEach(async () => (kit = await makeSalvageKit()));
+afterEach(() => kit.cleanup());
 
 const create = (file: string) => kit.run('create_file', { path: file, content: 'new\n' });
 
@@ -116,6 +112,6 @@ describe('move_file: the destination is a new path, the source a looked-up one',
     await kit.put('docs/cafe\u0301.md', 'nfd\n');
     const result = await kit.run('move_file', { source: 'src/app.ts', destination: 'docs/caf\u00e9.md' });
     expect(result.text).toContain('It exists already, and move_file never overwrites: choose a destination that differs in its letters.');
-    expect(await kit.text('src/app.ts')).toBe('app\n');
+    expect(await kit.text('src/app.ts')).toBe(APP_TEXT);
   });
 });

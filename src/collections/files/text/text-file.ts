@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { describeNonText, UTF8_BOM } from './text.js';
+import { describeNonText, isHighSurrogate, UTF8_BOM } from './text.js';
 import { TimeSlicer } from '../../../time-slice.js';
 
 /** A UTF-8 text file taken apart for editing: its text, and whether a byte order mark came first. */
@@ -61,10 +61,6 @@ export async function encodeTextFile(text: string, bom: boolean, slicer = new Ti
     if (slicer.dueNow()) await slicer.pause();
   }
   return bytes;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** True when `bytes` starts with the UTF-8 byte order mark. */

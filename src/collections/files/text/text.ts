@@ -149,6 +149,7 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-function isHighSurrogate(code: number): boolean {
+/** True for the first half of a UTF-16 surrogate pair: a string cut after it splits a character. */
+export function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
