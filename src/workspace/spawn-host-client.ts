@@ -58,7 +58,7 @@ let nextId = 1;
 /**
  * Forks the spawn host if it is not running, so that fork happens now, while this process is
  * small, rather than at a later, larger moment. Resolves to whether the host is ready; until
- * it is, programs start directly.
+ * it is, `spawnProcess` holds a start back for it (up to 5 s) rather than fork this process.
  */
 export function prepareSpawnHost(): Promise<boolean> {
   if (host !== undefined || unavailable) return readiness;
@@ -116,6 +116,11 @@ export function prepareSpawnHost(): Promise<boolean> {
   return readiness;
 }
 
+/** Whether the host has been forked and has not yet said it is ready: a start now should wait for it. */
+export function spawnHostStarting(): boolean {
+  return host !== undefined && !ready && !unavailable;
+}
+
 /** The running spawn host's PID, undefined when there is none: for diagnostics and tests. */
 export function spawnHostPid(): number | undefined {
   return host?.pid;
@@ -123,7 +128,7 @@ export function spawnHostPid(): number | undefined {
 
 /**
  * Starts `file` through the host, or returns undefined when the host is not ready (still
- * starting, or unavailable here): the caller then starts it directly.
+ * starting: see {@link spawnHostStarting}; or unavailable here: the caller starts it directly).
  */
 export function spawnThroughHost(file: string, args: readonly string[], options: { cwd: string; env: Readonly<Record<string, string>>; marker: string }): HostedProgram | undefined {
   if (!ready || host === undefined || !host.connected) {

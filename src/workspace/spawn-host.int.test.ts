@@ -35,6 +35,20 @@ async function readPid(file: string): Promise<number> {
   return Number((await fs.readFile(file, 'utf8')).trim());
 }
 
+function sourceFile(relative: string): string {
+  return fileURLToPath(new URL(relative, import.meta.url));
+}
+
+/** Runs `script` (an ES module, through tsx) in a new Node.js process, so no spawn host is up yet; resolves with what it printed. */
+async function inFreshProcess(script: string): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let printed = '';
+  child.stdout.on('data', (chunk: Buffer) => (printed += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  expect(code).toBe(0);
+  return printed.trim();
+}
+
 describe('the spawn host', () => {
   it('starts run_shell commands with their output, exit code, environment and folder as before', async () => {
     const root = await temporaryFolder();
@@ -111,6 +125,48 @@ describe('the spawn host', () => {
       process.kill(host, 'SIGKILL');
       process.kill(host, 'SIGCONT');
     }
+  }, 30_000);
+
+  it('starts a command asked for right after createShellTools through the host, waiting for it instead of forking this process', async () => {
+    const root = await temporaryFolder();
+    // In the same tick as createShellTools, so the host cannot be ready yet.
+    const printed = await inFreshProcess(`
+      import { createShellTools } from ${JSON.stringify(sourceFile('../collections/shell/index.ts'))};
+      import { spawnHostPid } from ${JSON.stringify(sourceFile('./spawn-host-client.ts'))};
+      import { Workspace } from ${JSON.stringify(sourceFile('./workspace.ts'))};
+      const workspace = new Workspace(${JSON.stringify(root)});
+      createShellTools({ workspace });
+      const child = workspace.spawn('sh', ['-c', 'ps -o ppid= -p $$'], { cwd: workspace.root, env: { PATH: process.env.PATH }, useSpawnHost: true });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.resume();
+      await Promise.all([child.exited, new Promise((resolve) => child.stdout.once('close', resolve))]);
+      console.log(JSON.stringify({ parent: Number(output.trim()), host: spawnHostPid(), self: process.pid }));
+      process.exit(0);
+    `);
+    const { parent, host, self } = JSON.parse(printed) as { parent: number; host: number; self: number };
+    expect(parent).not.toBe(self);
+    expect(parent).toBe(host);
+  }, 30_000);
+
+  it('never starts a command stopped while it waited for the host', async () => {
+    const root = await temporaryFolder();
+    const pidFile = path.join(root, 'pid');
+    const printed = await inFreshProcess(`
+      import { prepareSpawnHost } from ${JSON.stringify(sourceFile('./spawn-host-client.ts'))};
+      import { spawnProcess } from ${JSON.stringify(sourceFile('./spawn-process.ts'))};
+      void prepareSpawnHost();
+      const child = spawnProcess('sh', ['-c', 'echo $$ > ${pidFile}; exec sleep 30'], { cwd: '/', env: { PATH: process.env.PATH }, useSpawnHost: true });
+      child.stop('SIGKILL');
+      child.stdout.resume();
+      child.stderr.resume();
+      const exit = await child.exited;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      console.log(JSON.stringify(exit));
+      process.exit(0);
+    `);
+    expect(JSON.parse(printed)).toEqual({ exitCode: null, signal: 'SIGKILL' });
+    await expect(fs.access(pidFile)).rejects.toThrow();
   }, 30_000);
 
   it('dies with the process that forked it, and stops the programs it started', async () => {
