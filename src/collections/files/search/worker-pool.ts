@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FindAnswer, FindJob, WorkerMessage } from './protocol.js';
+import { FairQueue } from './fair-queue.js';
 import { workerScript } from './worker-script.js';
 
 /** How long an idle worker waits for the next search before it is stopped. */
@@ -23,8 +24,8 @@ export const MAX_SEARCH_WORKERS = Math.min(16, Math.max(2, availableParallelism(
 let live = 0;
 /** Workers whose search ended normally, kept for the next one: starting a worker blocks this thread for milliseconds. */
 const idle: { readonly worker: Worker; readonly timer: NodeJS.Timeout }[] = [];
-/** Searches waiting for a worker, first come first served. */
-const waiting: ((worker: Worker) => void)[] = [];
+/** Searches waiting for a worker: each caller's in the order they came, the callers in turn (see fair-queue.ts). */
+const waiting = new FairQueue<(worker: Worker) => void>();
 const ignoreError = (): void => undefined;
 
 function startWorker(): Worker {
@@ -54,8 +55,10 @@ function wake(entry: { readonly worker: Worker; readonly timer: NodeJS.Timeout }
  * {@link MAX_SEARCH_WORKERS} run, else the next one to come free. Resolves with `undefined`
  * when `signal` stops the wait first. Give the worker back with {@link releaseSearchWorker}
  * when its search ended normally; terminate it otherwise (its place goes to the next search).
+ * Waiting searches get workers in turn by `caller` (the session), so no caller's many
+ * searches hold back another's one.
  */
-export async function acquireSearchWorker(signal: AbortSignal): Promise<Worker | undefined> {
+export async function acquireSearchWorker(signal: AbortSignal, caller?: unknown): Promise<Worker | undefined> {
   if (signal.aborted) return undefined;
   const entry = idle.pop();
   let worker: Worker | undefined = entry === undefined ? undefined : wake(entry);
@@ -63,15 +66,14 @@ export async function acquireSearchWorker(signal: AbortSignal): Promise<Worker |
   if (worker !== undefined) return worker;
   return new Promise<Worker | undefined>((resolve) => {
     const onAbort = (): void => {
-      const index = waiting.indexOf(take);
-      if (index !== -1) waiting.splice(index, 1);
+      waiting.remove(take);
       resolve(undefined);
     };
     const take = (given: Worker): void => {
       signal.removeEventListener('abort', onAbort);
       resolve(given);
     };
-    waiting.push(take);
+    waiting.push(caller, take);
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -81,8 +83,8 @@ export async function acquireSearchWorker(signal: AbortSignal): Promise<Worker |
  * there, instead of a thread-pool round trip per folder on this thread, and never blocks it.
  * Resolves with `undefined` when `signal` stopped it first.
  */
-export async function findInWorker(job: Omit<FindJob, 'type'>, signal: AbortSignal): Promise<FindAnswer | undefined> {
-  const worker = await acquireSearchWorker(signal);
+export async function findInWorker(job: Omit<FindJob, 'type'>, signal: AbortSignal, caller?: unknown): Promise<FindAnswer | undefined> {
+  const worker = await acquireSearchWorker(signal, caller);
   if (worker === undefined) return undefined;
   if (signal.aborted) {
     releaseSearchWorker(worker);
@@ -119,7 +121,7 @@ export async function findInWorker(job: Omit<FindJob, 'type'>, signal: AbortSign
 }
 
 /**
- * Gives back a worker whose search ended normally: to the search waiting longest, or kept
+ * Gives back a worker whose search ended normally: to the waiting search whose turn it is, or kept
  * idle for the next one for {@link IDLE_WORKER_MS}. The caller removes its own listeners first.
  */
 export function releaseSearchWorker(worker: Worker): void {
