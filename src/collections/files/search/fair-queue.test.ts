@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { FairQueue } from './fair-queue.js';
-import { acquireSearchWorker, MAX_SEARCH_WORKERS, releaseSearchWorker } from './worker-pool.js';
+import { acquireSearchWorker, LONG_SEARCH_MS, MAX_SEARCH_WORKERS, releaseSearchWorker, SEARCHES_AT_ONCE } from './worker-pool.js';
 
 describe('the line of searches waiting for a worker', () => {
   it('serves callers in turn, each caller its oldest waiter first', () => {
@@ -21,32 +21,40 @@ describe('the line of searches waiting for a worker', () => {
 
   it("gives a session's one search the next free worker while another session has many waiting (real workers)", async () => {
     const signal = new AbortController().signal;
-    // Every worker there may be is taken, so the searches below wait.
-    const held = await Promise.all(Array.from({ length: MAX_SEARCH_WORKERS }, () => acquireSearchWorker(signal)));
+    // Every search that may run at once is running (each holds its worker), so the searches below wait.
+    const free: Worker[] = [];
+    for (let index = 0; index < SEARCHES_AT_ONCE; index += 1) free.push((await acquireSearchWorker(signal))!);
     const busy = { caller: 'busy session' };
     const other = { caller: 'other session' };
     const served: string[] = [];
-    const waits: Promise<Worker | undefined>[] = [];
-    const wait = (caller: object, label: string) => waits.push(acquireSearchWorker(signal, caller).then((worker) => (served.push(label), worker)));
+    const wait = (caller: object, label: string) =>
+      void acquireSearchWorker(signal, caller).then((worker) => {
+        served.push(label);
+        free.push(worker!);
+      });
     for (let index = 1; index <= 6; index += 1) wait(busy, `busy ${index}`);
     wait(other, 'other');
-    // Workers come free one at a time; each goes to the caller whose turn it is.
-    const free = [...held];
+    // Searches end one at a time, each giving its worker back; the next goes to the caller whose turn it is.
     while (served.length < 7) {
-      releaseSearchWorker(free.shift()!);
       const before = served.length;
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(served.length).toBe(before + 1);
-      // The worker the search just served got comes free in its turn too.
-      free.push((await waits[indexOf(served.at(-1)!)]!)!);
+      releaseSearchWorker(free.shift()!);
+      for (let turn = 0; turn < 100 && served.length === before; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      expect(served.length).toBeGreaterThan(before);
     }
     expect(served.slice(0, 2)).toEqual(['busy 1', 'other']);
     expect(served.slice(2)).toEqual(['busy 2', 'busy 3', 'busy 4', 'busy 5', 'busy 6']);
-    for (const worker of free) releaseSearchWorker(worker!);
+    for (const worker of free) releaseSearchWorker(worker);
+  });
+
+  it.skipIf(SEARCHES_AT_ONCE >= MAX_SEARCH_WORKERS)('gives a waiting search a worker of its own once every running search has run long (real workers)', async () => {
+    const signal = new AbortController().signal;
+    const held: Worker[] = [];
+    for (let index = 0; index < SEARCHES_AT_ONCE; index += 1) held.push((await acquireSearchWorker(signal))!);
+    const started = performance.now();
+    const waiter = await acquireSearchWorker(signal, 'another session');
+    expect(waiter).toBeDefined();
+    expect(held).not.toContain(waiter);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(LONG_SEARCH_MS - 50);
+    for (const worker of [...held, waiter!]) releaseSearchWorker(worker);
   });
 });
-
-/** Where a label's wait sits in the order the waits were made. */
-function indexOf(label: string): number {
-  return label === 'other' ? 6 : Number(label.split(' ')[1]) - 1;
-}
