@@ -1,5 +1,12 @@
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { runTool } from '../../../run-tool.js';
+import { createSession } from '../../../session.js';
+import { Workspace } from '../../../workspace/workspace.js';
+import { createReadOnlyFileTools } from '../read-tools.js';
 import { FairQueue } from './fair-queue.js';
 import { acquireSearchWorker, LONG_SEARCH_MS, MAX_SEARCH_WORKERS, releaseSearchWorker, SEARCHES_AT_ONCE } from './worker-pool.js';
 
@@ -56,5 +63,26 @@ describe('the line of searches waiting for a worker', () => {
     expect(held).not.toContain(waiter);
     expect(performance.now() - started).toBeGreaterThanOrEqual(LONG_SEARCH_MS - 50);
     for (const worker of [...held, waiter!]) releaseSearchWorker(worker);
+  });
+
+  it("finishes one session's search_files while another session has eight queued", async () => {
+    const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-fair-')));
+    try {
+      for (let index = 0; index < 300; index += 1) await fs.writeFile(path.join(root, `f${index}.txt`), `${'ordinary line\n'.repeat(200)}${index === 7 ? 'fairMarker\n' : ''}`);
+      const search = createReadOnlyFileTools({ workspace: new Workspace(root), ripgrep: false }).tools.find((tool) => tool.name === 'search_files')!;
+      const busy = createSession();
+      const other = createSession();
+      let busyDone = 0;
+      const many = Array.from({ length: 8 }, () => runTool(search, { pattern: 'fairMarker' }, { session: busy }).then((result) => ((busyDone += 1), result)));
+      const one = await runTool(search, { pattern: 'fairMarker' }, { session: other });
+      const doneWhenOneEnded = busyDone;
+      const results = await Promise.all(many);
+      expect(one.text).toContain('f7.txt');
+      for (const result of results) expect(result.text).toContain('f7.txt');
+      // First come, first served it would end ninth, after about seven of the eight; in turn, second.
+      expect(doneWhenOneEnded).toBeLessThanOrEqual(4);
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
   });
 });
