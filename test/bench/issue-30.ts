@@ -6,12 +6,19 @@
  * - `search_files` on this repository's `node_modules` against `rg` with the same flags, with
  *   ripgrep on PATH and without: a common word ignoring case (`files`, `counts`), a regular
  *   expression without a plain literal, an alternation in `lines` mode, a caseless word past the
- *   limit, and an `include` filter.
+ *   limit, and an `include` filter;
+ * - MCP over HTTP: 20 sessions (the SDK's client over Streamable HTTP) each calling
+ *   `search_files` at once on a server in its own process, against one session alone.
  *
- * Runs on its own: `node --import tsx test/bench/issue-30.ts [edit] [common] [regex] [alternation] [limit] [include]`.
+ * Runs on its own: `node --import tsx test/bench/issue-30.ts [edit] [common] [regex] [alternation] [limit] [include] [mcp]`;
+ * `BENCH_SERVER_NODE_OPTIONS=--cpu-prof` profiles the `mcp` row's server.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -21,6 +28,7 @@ import { createFileTools } from '../../src/dialects/file-tools.js';
 import { recordRead } from '../../src/collections/files/guard/read-state.js';
 import { createReadOnlyFileTools } from '../../src/collections/files/read-tools.js';
 import { locateRipgrep } from '../../src/collections/files/search/ripgrep.js';
+import { SEARCHES_AT_ONCE } from '../../src/collections/files/search/worker-pool.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
 import { Workspace } from '../../src/workspace/workspace.js';
@@ -214,6 +222,107 @@ const INCLUDE: readonly TreeCase[] = [
   { label: '`quuxNeverThereMarker`, include `*.md`', input: { pattern: 'quuxNeverThereMarker', include: '*.md' }, rgFlags: ['-l', '-g', '*.md'], targets: [1.2, 2] },
 ];
 
+/** Sessions calling at once in the `mcp` row. */
+const MCP_SESSIONS = 20;
+
+/** CPU milliseconds (all threads) the process `pid` has used, from `/proc` (Linux; 10 ms ticks). */
+function serverCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime, fields 14 and 15 of the whole line: 12 and 13 after the name.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** CPU ms by thread name of the process `pid` (a diagnostic: `BENCH_THREADS=1`), or per search since `since`. */
+function threadCpu(pid: number, since?: Map<string, number>, searches = 1): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const line = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = line.slice(line.indexOf('(') + 1, line.lastIndexOf(')'));
+      const fields = line.slice(line.lastIndexOf(')') + 2).split(' ');
+      const key = tid === String(pid) ? 'main' : `${name} ${tid}`;
+      byName.set(key, (byName.get(key) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+    } catch {
+      // The thread ended.
+    }
+  }
+  if (since === undefined) return byName;
+  return new Map([...byName].map(([name, cpu]) => [name, (cpu - (since.get(name) ?? 0)) / searches]));
+}
+
+/** 1,000 source files of 120 lines in 50 folders, a rare literal in two: about what one session's search alone took in the issue (52.5 ms). */
+async function mcpTree(): Promise<string> {
+  const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-bench-30-mcp-')));
+  for (let folder = 0; folder < 50; folder += 1) {
+    await fs.mkdir(path.join(root, `src/module-${folder}`), { recursive: true });
+    await Promise.all(
+      Array.from({ length: 20 }, (_, file) => {
+        const index = folder * 20 + file;
+        const body = Array.from({ length: 120 }, (_, line) => `export const value${index}_${line} = compute(${line}); // ordinary text`).join('\n');
+        return fs.writeFile(path.join(root, `src/module-${folder}/file-${file}.ts`), `${body}\n${index === 137 || index === 811 ? '// quuxMcpMarker\n' : ''}`);
+      }),
+    );
+  }
+  return root;
+}
+
+/** The `mcp` row: the server in its own process (see mcp-server-child.ts), 20 SDK clients. */
+async function mcpCase(): Promise<void> {
+  const root = await mcpTree();
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', path.join(path.dirname(fileURLToPath(import.meta.url)), 'mcp-server-child.ts'), root], {
+    cwd: repository,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const clients: Client[] = [];
+  try {
+    const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+    const url = new URL((JSON.parse(line) as { url: string }).url);
+    for (let index = 0; index < MCP_SESSIONS; index += 1) {
+      const client = new Client({ name: `bench-${index}`, version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(url));
+      clients.push(client);
+    }
+    const search = async (client: Client): Promise<number> => {
+      const started = performance.now();
+      const result = (await client.callTool({ name: 'search_files', arguments: { pattern: 'quux\\w*Marker', limit: 1000 } })) as { isError?: boolean; content: { text?: string }[] };
+      if (result.isError === true) throw new Error(result.content[0]?.text);
+      return performance.now() - started;
+    };
+    // Warm: every session once, the search workers started.
+    for (const client of clients) await search(client);
+    const alone: number[] = [];
+    const aloneCpu = serverCpuMs(child.pid!);
+    const threadsAlone = threadCpu(child.pid!);
+    for (let round = 0; round < 10; round += 1) alone.push(await search(clients[round % clients.length]!));
+    const cpuPerSearchAlone = (serverCpuMs(child.pid!) - aloneCpu) / alone.length;
+    const aloneByThread = threadCpu(child.pid!, threadsAlone, alone.length);
+    const together: number[] = [];
+    const togetherCpu = serverCpuMs(child.pid!);
+    const threadsTogether = threadCpu(child.pid!);
+    for (let round = 0; round < 3; round += 1) together.push(...(await Promise.all(clients.map(search))));
+    const cpuPerSearchTogether = (serverCpuMs(child.pid!) - togetherCpu) / together.length;
+    if (process.env.BENCH_THREADS) console.log(aloneByThread, threadCpu(child.pid!, threadsTogether, together.length));
+    together.sort((a, b) => a - b);
+    const at = (fraction: number): number => together[Math.min(together.length - 1, Math.floor(fraction * together.length))]!;
+    // Searches queue for the SEARCHES_AT_ONCE that run at once: the last of 20 can end no sooner than 20 / that of one alone.
+    const floor = (MCP_SESSIONS / SEARCHES_AT_ONCE) * median(alone);
+    const last = together.at(-1)!;
+    addRow({
+      case: `MCP over HTTP, ${MCP_SESSIONS} sessions at once, search_files (1,000 files)`,
+      ours: `p50 ${ms(median(together))}, p95 ${ms(at(0.95))}, max ${ms(last)}; server CPU a search ${ms(cpuPerSearchTogether)}`,
+      reference: `one session alone ${ms(median(alone))}, server CPU a search ${ms(cpuPerSearchAlone)}; ${MCP_SESSIONS} / ${SEARCHES_AT_ONCE} at once × alone ${ms(floor)}`,
+      ratio: ratio(last / floor),
+      target: 'max ≤ 1.3× the queue floor; CPU a search together ≤ 1.3× alone',
+      verdict: last <= 1.3 * floor && cpuPerSearchTogether <= 1.3 * cpuPerSearchAlone ? 'met' : 'missed',
+    });
+  } finally {
+    await Promise.allSettled(clients.map((client) => client.close()));
+    child.stdin!.end();
+    await once(child, 'exit');
+    await fs.rm(root, { recursive: true, force: true });
+  }
+}
+
 const cases: Record<string, () => Promise<void>> = {
   edit: editCase,
   common: () => treeCases(COMMON_WORD),
@@ -221,6 +330,7 @@ const cases: Record<string, () => Promise<void>> = {
   alternation: () => treeCases(ALTERNATION),
   limit: () => treeCases(CASELESS_HIGH_LIMIT),
   include: () => treeCases(INCLUDE),
+  mcp: mcpCase,
 };
 
 export async function run(words: readonly string[] = []): Promise<void> {

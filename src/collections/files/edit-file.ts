@@ -4,10 +4,12 @@ import { z } from 'zod';
 import { ToolError } from '../../errors/tool-error.js';
 import { defineTool } from '../../tool.js';
 import { summarizeEdit } from './text/edit-diff.js';
-import { replaceExactText, type NumberedLines, type TextEditOutcome } from './text/edit-text.js';
+import { replaceExactText, type EditSpans, type NumberedLines, type TextEditOutcome } from './text/edit-text.js';
+import { ByteText, replaceExactBytes } from './text/byte-edit.js';
+import type { TextSource } from './text/line-scan.js';
 import { refuseNumberedNewString, salvageMiss } from './edit-miss-reply.js';
 import { recordWrite } from './guard/read-state.js';
-import { decodeTextFile, encodeTextFile } from './text/text-file.js';
+import { checkTextFile, decodeTextFile, encodeTextFile } from './text/text-file.js';
 import { formatBytes, plural } from './text/text.js';
 import { TimeSlicer } from '../../time-slice.js';
 import { recordChange } from './guard/undo.js';
@@ -96,15 +98,13 @@ export function createEditFileTool(context: WriteToolsContext) {
         const bytes = await workspace.readFile(resolved.absolute);
         // One time budget for the whole call: each step pauses when the slice it shares is used up.
         const slicer = new TimeSlicer();
-        const decoded = await decodeTextFile(bytes, slicer);
-        if ('problem' in decoded) {
-          throw new ToolError(`\`${shown}\` is not UTF-8 text (${decoded.problem}), so edit_file cannot change it without damaging it. Leave it as it is or ask the user.`);
+        const checked = checkTextFile(bytes);
+        if ('problem' in checked) {
+          throw new ToolError(`\`${shown}\` is not UTF-8 text (${checked.problem}), so edit_file cannot change it without damaging it. Leave it as it is or ask the user.`);
         }
         requireFreshRead(session, resolved.absolute, stats, shown, { toolName: 'edit_file', whole: false });
 
-        const { outcome, note } = await findEdit(decoded.text, input, { shown, maxLineLength: context.maxLineLength }, slicer);
-
-        const newBytes = await encodeTextFile(outcome.text, decoded.bom, slicer);
+        const { outcome, note, newBytes, before, after } = await planEdit(bytes, checked, input, { shown, maxLineLength: context.maxLineLength }, slicer);
         if (newBytes.equals(bytes)) {
           // Only line breaks differed, and they are written in the file's own ending.
           return { text: `\`${shown}\` already reads that way (old_string and new_string differ only in line endings); nothing was written.`, data: { path: shown, replacements: 0 } };
@@ -114,13 +114,13 @@ export function createEditFileTool(context: WriteToolsContext) {
         // most of a call's time); the call answers once both are done, the write's fault first.
         const [written, summarized] = await Promise.allSettled([
           workspace.writeFileAtomic(resolved.absolute, newBytes),
-          summarizeEdit(shown, decoded.text, outcome.text, outcome.spans, MAX_EDIT_REPLY_LINES, slicer),
+          summarizeEdit(shown, before, after, outcome.spans, MAX_EDIT_REPLY_LINES, slicer),
         ]);
         if (written.status === 'rejected') throw written.reason;
         if (summarized.status === 'rejected') throw summarized.reason;
         const summary = summarized.value;
-        const after = await workspace.statOrUndefined(resolved.absolute);
-        if (after !== undefined) recordWrite(session, resolved.absolute, after);
+        const afterStats = await workspace.statOrUndefined(resolved.absolute);
+        if (afterStats !== undefined) recordWrite(session, resolved.absolute, afterStats);
         if (backup !== undefined) recordChange(session, workspace, { type: 'write', path: shown, backup, after: await contentHashInSlices(newBytes, slicer) });
 
         const header = `Edited \`${shown}\`: ${plural(outcome.replacements, 'replacement')}${note === undefined ? '' : ` (${note})`}. The changed lines now read:`;
@@ -149,6 +149,43 @@ function formatChangedLines(shownGroups: readonly NumberedLines[], changedLines:
 
 type EditInput = z.output<typeof editFileInput>;
 
+/** An edit worked out: the new bytes, and both sides as the summary reads them. */
+interface PlannedEdit {
+  readonly outcome: { readonly replacements: number; readonly spans: EditSpans };
+  readonly note?: string;
+  readonly newBytes: Buffer;
+  readonly before: TextSource;
+  readonly after: TextSource;
+}
+
+/**
+ * The edit on the file's bytes when they can answer alone (an `old_string` without line
+ * breaks that is there: no text decoded whole, see byte-edit.ts), otherwise on its decoded
+ * text (line breaks matched across CRLF, a miss salvaged).
+ */
+async function planEdit(bytes: Buffer, checked: { readonly bom: boolean; readonly body: Uint8Array }, input: EditInput, where: { shown: string; maxLineLength: number }, slicer: TimeSlicer): Promise<PlannedEdit> {
+  const prefix = bytes.subarray(0, bytes.length - checked.body.length);
+  const inBytes = await replaceExactBytes(checked.body, input.old_string, input.new_string, { replaceAll: input.replace_all ?? false, prefix }, slicer);
+  if (inBytes?.type === 'ambiguous') throw ambiguous(inBytes.occurrences, where.shown);
+  if (inBytes !== undefined) {
+    const before = new ByteText(checked.body);
+    await refuseNumberedNewString(before, { oldString: input.old_string, newString: input.new_string }, inBytes.spans.oldStart(0), slicer);
+    return { outcome: inBytes, newBytes: inBytes.bytes, before, after: new ByteText(inBytes.body) };
+  }
+  const decoded = await decodeTextFile(bytes, slicer);
+  if ('problem' in decoded) throw new ToolError(`\`${where.shown}\` is not UTF-8 text (${decoded.problem}), so edit_file cannot change it without damaging it.`);
+  const { outcome, note } = await findEdit(decoded.text, input, where, slicer);
+  const newBytes = await encodeTextFile(outcome.text, decoded.bom, slicer);
+  return { outcome, ...(note === undefined ? {} : { note }), newBytes, before: decoded.text, after: outcome.text };
+}
+
+/** The refusal of an `old_string` found more than once without `replace_all`. */
+function ambiguous(occurrences: number, shown: string): ToolError {
+  return new ToolError(
+    `old_string occurs ${plural(occurrences, 'time')} in \`${shown}\`, so edit_file did not know which one to change. Add surrounding lines to old_string until it occurs exactly once, or set replace_all to true to change every occurrence.`,
+  );
+}
+
 /**
  * The replacement in `text`: as written, or as salvaged after a miss (`note` says how), with
  * a `new_string` that carries line numbers its `old_string` does not refused. Throws a
@@ -162,11 +199,7 @@ async function findEdit(text: string, input: EditInput, where: { shown: string; 
     edit = await salvageMiss(text, input.old_string, input.new_string, where, slicer);
     outcome = await replaceExactText(text, edit.oldString, edit.newString, replaceAll, slicer);
   }
-  if (outcome.type === 'ambiguous') {
-    throw new ToolError(
-      `old_string occurs ${plural(outcome.occurrences, 'time')} in \`${where.shown}\`, so edit_file did not know which one to change. Add surrounding lines to old_string until it occurs exactly once, or set replace_all to true to change every occurrence.`,
-    );
-  }
+  if (outcome.type === 'ambiguous') throw ambiguous(outcome.occurrences, where.shown);
   // A salvaged old_string is the file's own text: it is there.
   if (outcome.type === 'not-found') throw new ToolError(`old_string was not found in \`${where.shown}\`. Read the file again with read_file and copy the text exactly.`);
   await refuseNumberedNewString(text, edit, outcome.spans.oldStart(0), slicer);

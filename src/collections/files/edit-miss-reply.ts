@@ -8,7 +8,7 @@ import { ToolError } from '../../errors/tool-error.js';
 import type { TimeSlicer } from '../../time-slice.js';
 import { closestLines, type NumberedLines } from './text/edit-text.js';
 import { numberedLines, readMiss, type Cleanup, type MissReading } from './text/edit-miss.js';
-import { countLineBreaks } from './text/line-scan.js';
+import { countLineBreaks, type TextSource } from './text/line-scan.js';
 import { formatNumberedLines, lineRange } from './guard/write-guards.js';
 import { plural } from './text/text.js';
 
@@ -103,7 +103,7 @@ async function closestLinesMessage(text: string, oldString: string, cleanups: re
  * they would be written into the file. Numbers that start elsewhere are taken as the text
  * meant (a list, YAML's `200: ok`), so such text can always be written.
  */
-export async function refuseNumberedNewString(text: string, edit: { readonly oldString: string; readonly newString: string }, matchStart: number, slicer: TimeSlicer): Promise<void> {
+export async function refuseNumberedNewString(text: TextSource, edit: { readonly oldString: string; readonly newString: string }, matchStart: number, slicer: TimeSlicer): Promise<void> {
   const numbered = numberedLines(edit.newString, true);
   if (numbered === undefined || numberedLines(edit.oldString, false) !== undefined) return;
   if (1 + (await countLineBreaks(text, 0, matchStart, slicer)) !== numbered.first) return;

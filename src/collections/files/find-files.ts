@@ -151,7 +151,7 @@ export function createFindFilesTool(options: ResolvedReadToolsOptions): ToolDefi
       if (local) {
         const job = { start: start.absolute, root: workspace.root, skipped: skippedFolders, include, keep: maxFindResults };
         // A small folder costs less to list here than the worker's two wake-ups (see SMALL_FOLDER_NAMES).
-        listed = fromAnswer(findInSmallFolder(job, SMALL_FOLDER_NAMES) ?? (await findInWorker(job, context.signal)));
+        listed = fromAnswer(findInSmallFolder(job, SMALL_FOLDER_NAMES) ?? (await findInWorker(job, context.signal, context.session)));
       } else {
         listed = await findThroughWorkspace(workspace, start.absolute, matches, include, skippedFolders, context.signal);
       }

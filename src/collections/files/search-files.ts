@@ -143,6 +143,7 @@ export function createSearchFilesTool(options: ResolvedReadToolsOptions): ToolDe
         includeGlob: input.include,
         signal: context.signal,
         onCount: countReporter(context.onProgress),
+        caller: context.session,
       });
       if (outcome.stopped?.type === 'cancelled') throw new ToolError('search_files was cancelled.');
       if (outcome.stopped?.type === 'regex-timeout') {

@@ -34,7 +34,7 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
 
   // Past the cap on workers running at once, a search waits for one, within its own time limit.
   const started = Date.now();
-  const worker = await acquireWithin(signal, searchTimeoutMs);
+  const worker = await acquireWithin(signal, searchTimeoutMs, request.caller);
   if (worker === undefined) {
     const stopped: SearchStop = signal.aborted ? { type: 'cancelled' } : { type: 'timeout', afterMs: searchTimeoutMs };
     return outcome({ matches, searched: 0, limitReached: false, skipped, stopped, engine: 'node' });
@@ -133,14 +133,14 @@ function cutToLimit(matches: FileMatch[], mode: SearchRequest['mode'], limit: nu
 }
 
 /** A search worker (see `acquireSearchWorker`), or `undefined` when `signal` or `timeoutMs` ended the wait for one. */
-async function acquireWithin(signal: AbortSignal, timeoutMs: number): Promise<Worker | undefined> {
+async function acquireWithin(signal: AbortSignal, timeoutMs: number, caller: unknown): Promise<Worker | undefined> {
   const waited = new AbortController();
   const onAbort = (): void => waited.abort();
   const timer = setTimeout(onAbort, timeoutMs);
   signal.addEventListener('abort', onAbort, { once: true });
   if (signal.aborted) onAbort();
   try {
-    return await acquireSearchWorker(waited.signal);
+    return await acquireSearchWorker(waited.signal, caller);
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);

@@ -18,6 +18,8 @@ export interface SearchRequest extends InPlaceSearchRequest {
   readonly includePattern?: IncludePattern | undefined;
   /** Told the counts so far after each file answered, for a live view (`search_files`' progress). */
   readonly onCount?: ((matchedFiles: number, searchedFiles: number) => void) | undefined;
+  /** Who asked (the session): searches waiting for a worker are served by caller in turn. */
+  readonly caller?: unknown;
 }
 
 /** The files a search passed over, filled in as it runs. */

@@ -5,10 +5,11 @@
  * on its own (so lines old_string and new_string share show as context, as the `diff`
  * package shows them), the lines between stretches are only counted, and everything runs in
  * time slices: four million replacements cost a few hundred milliseconds, never a stall.
+ * Both texts are read as {@link TextSource}s: strings, or a file's bytes (offsets then bytes).
  */
 import type { EditSpans, NumberedLines } from './edit-text.js';
 import { writeLinesDiff } from './line-diff.js';
-import { countLineBreaks } from './line-scan.js';
+import { countLineBreaks, type TextSource } from './line-scan.js';
 import { formatCount } from './text.js';
 import { DIFF_CONTEXT_LINES, equalRun, UnifiedDiffWriter, type MAX_DIFF_CHARACTERS } from './unified-diff-writer.js';
 import { TimeSlicer } from '../../../time-slice.js';
@@ -35,7 +36,7 @@ export interface EditSummary {
  * Reads the edit's spans once, in order, with forward-only line scanners over both texts
  * (no text is split whole), and returns what the reply and `data` need.
  */
-export async function summarizeEdit(path: string, before: string, after: string, spans: EditSpans, maxReplyLines: number, slicer = new TimeSlicer()): Promise<EditSummary> {
+export async function summarizeEdit(path: string, before: TextSource, after: TextSource, spans: EditSpans, maxReplyLines: number, slicer = new TimeSlicer()): Promise<EditSummary> {
   const diff = await editDiff(path, before, after, spans, slicer);
   const ranges: { first: number; last: number }[] = [];
   const shown: NumberedLines[] = [];
@@ -80,7 +81,7 @@ export async function summarizeEdit(path: string, before: string, after: string,
  * that touch are one) is diffed line by line; the lines between stretches are the same in
  * both texts, so only their count and their first and last lines are taken.
  */
-async function editDiff(path: string, before: string, after: string, spans: EditSpans, slicer: TimeSlicer): Promise<string> {
+async function editDiff(path: string, before: TextSource, after: TextSource, spans: EditSpans, slicer: TimeSlicer): Promise<string> {
   const writer = new UnifiedDiffWriter(path);
   const starts = new LineScanner(before);
   const ends = new LineScanner(before);
@@ -151,7 +152,7 @@ class LineScanner {
   /** Index of the `\n` that ends the current line, or -1 on the last line. */
   #lineBreak: number;
 
-  constructor(private readonly text: string) {
+  constructor(private readonly text: TextSource) {
     this.#lineBreak = text.indexOf('\n');
   }
 
@@ -203,7 +204,7 @@ function firstAbove(valueAt: (index: number) => number, from: number, to: number
  * The lines {@link UnifiedDiffWriter.equal} needs of the `count` unchanged lines between the
  * line starts `from` and `to`: read from both ends, so a long gap costs no more than a short one.
  */
-function gapRun(text: string, from: number, to: number, count: number): { first: string[]; last: string[] } {
+function gapRun(text: TextSource, from: number, to: number, count: number): { first: string[]; last: string[] } {
   if (count <= 2 * DIFF_CONTEXT_LINES) return equalRun(count, (index) => lineAfter(text, from, index), DIFF_CONTEXT_LINES);
   const first: string[] = [];
   for (let index = 0; index < DIFF_CONTEXT_LINES; index += 1) first.push(lineAfter(text, from, index));
@@ -211,7 +212,7 @@ function gapRun(text: string, from: number, to: number, count: number): { first:
 }
 
 /** Line `index` (0-based, with its break; a few at most) counted from the line start `from`. */
-function lineAfter(text: string, from: number, index: number): string {
+function lineAfter(text: TextSource, from: number, index: number): string {
   let start = from;
   for (let skipped = 0; skipped < index; skipped += 1) start = text.indexOf('\n', start) + 1;
   const end = text.indexOf('\n', start);
@@ -219,7 +220,7 @@ function lineAfter(text: string, from: number, index: number): string {
 }
 
 /** The last `count` lines before the line start `end`, with their breaks. */
-function lastLinesBefore(text: string, end: number, count: number): string[] {
+function lastLinesBefore(text: TextSource, end: number, count: number): string[] {
   const lines: string[] = [];
   let stop = end;
   for (let index = 0; index < count && stop > 0; index += 1) {
@@ -235,7 +236,7 @@ class LineReader {
   #line = 1;
   #start = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(private readonly text: TextSource) {}
 
   /** Lines `first … last` (1-based, at or after the last ones read), without their breaks. */
   linesBetween(first: number, last: number): string[] {

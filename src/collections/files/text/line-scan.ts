@@ -6,8 +6,20 @@
 import { countBelow, type LfView, type LineEnding } from './line-endings.js';
 import type { TimeSlicer } from '../../../time-slice.js';
 
+/**
+ * What the line scans read of a text: a string, or a file's bytes read as one (`ByteText` in
+ * byte-edit.ts, whose offsets are bytes). A JavaScript string is one as it is.
+ */
+export interface TextSource {
+  readonly length: number;
+  indexOf(search: string, from?: number): number;
+  lastIndexOf(search: string, from?: number): number;
+  slice(start: number, end?: number): string;
+  endsWith(search: string): boolean;
+}
+
 /** The `\n` characters of `text` from `from` (inclusive) to `to` (exclusive). */
-export async function countLineBreaks(text: string, from: number, to: number, slicer: TimeSlicer): Promise<number> {
+export async function countLineBreaks(text: TextSource, from: number, to: number, slicer: TimeSlicer): Promise<number> {
   let count = 0;
   for (let index = text.indexOf('\n', from); index !== -1 && index < to; index = text.indexOf('\n', index + 1)) {
     count += 1;
@@ -23,7 +35,7 @@ export async function countTextLines(text: string, slicer: TimeSlicer): Promise<
 }
 
 /** The line ending most lines of `text` end with, as `prevailingLineEnding` in line-endings.ts decides it. */
-export async function prevailingLineEndingOf(text: string, slicer: TimeSlicer): Promise<LineEnding> {
+export async function prevailingLineEndingOf(text: TextSource, slicer: TimeSlicer): Promise<LineEnding> {
   // CRLF pairs are found natively; only text that has some needs its lone LFs counted.
   let crlf = 0;
   for (let index = text.indexOf('\r\n'); index !== -1; index = text.indexOf('\r\n', index + 2)) {

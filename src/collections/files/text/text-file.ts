@@ -25,11 +25,9 @@ const CODEC_CHUNK = 1024 * 1024;
  * character boundaries, so a 10 MB file never holds the event loop.
  */
 export async function decodeTextFile(bytes: Uint8Array, slicer = new TimeSlicer()): Promise<DecodedTextFile | { readonly problem: string }> {
-  const nonText = describeNonText(bytes);
-  if (nonText !== undefined) return { problem: nonText };
-  const bom = hasBom(bytes);
-  const body = bom ? bytes.subarray(UTF8_BOM.length) : bytes;
-  if (!isUtf8(body)) return { problem: 'it holds bytes that are not valid UTF-8: another encoding such as Latin-1, or binary data' };
+  const checked = checkTextFile(bytes);
+  if ('problem' in checked) return checked;
+  const { bom, body } = checked;
   const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const pieces: string[] = [];
   for (let start = 0; start < buffer.length; ) {
@@ -41,6 +39,19 @@ export async function decodeTextFile(bytes: Uint8Array, slicer = new TimeSlicer(
     if (slicer.dueNow()) await slicer.pause();
   }
   return { text: pieces.length === 1 ? pieces[0]! : pieces.join(''), bom };
+}
+
+/**
+ * A file's bytes checked as {@link decodeTextFile} checks them, without decoding them: the
+ * bytes after any byte order mark, or why they are not UTF-8 text.
+ */
+export function checkTextFile(bytes: Uint8Array): { readonly bom: boolean; readonly body: Uint8Array } | { readonly problem: string } {
+  const nonText = describeNonText(bytes);
+  if (nonText !== undefined) return { problem: nonText };
+  const bom = hasBom(bytes);
+  const body = bom ? bytes.subarray(UTF8_BOM.length) : bytes;
+  if (!isUtf8(body)) return { problem: 'it holds bytes that are not valid UTF-8: another encoding such as Latin-1, or binary data' };
+  return { bom, body };
 }
 
 /**

@@ -1,0 +1,154 @@
+/**
+ * `edit_file`'s replacement worked on the file's UTF-8 bytes, never decoded whole: for an
+ * `old_string` without line breaks (the common edit), a match in the bytes is a match in the
+ * text (UTF-8 is self-synchronizing, so valid bytes of `old_string` only ever line up with
+ * whole characters), and the new bytes are the old ones copied around the replacements. On
+ * this machine a string or buffer above 128 KiB costs about 4 ns a byte to allocate (the memory
+ * comes fresh from the kernel, page by page), so decoding a 330 KB file, building the new text
+ * and encoding it cost three of them; this path costs one, the new bytes.
+ *
+ * The summary of the edit ({@link summarizeEdit}) reads both sides through {@link ByteText}:
+ * offsets are bytes, and only the lines it shows are decoded.
+ */
+import type { TextSource } from './line-scan.js';
+import { prevailingLineEndingOf } from './line-scan.js';
+import { withLineEnding } from './line-endings.js';
+import { SpanList, type EditSpans } from './edit-text.js';
+import { TimeSlicer } from '../../../time-slice.js';
+
+/** UTF-8 bytes read as a {@link TextSource}: offsets are byte offsets, and `slice` decodes only what it is asked for. */
+export class ByteText implements TextSource {
+  readonly #bytes: Buffer;
+
+  constructor(bytes: Uint8Array) {
+    this.#bytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  get length(): number {
+    return this.#bytes.length;
+  }
+
+  indexOf(search: string, from = 0): number {
+    const start = Math.max(0, from);
+    if (search.length === 1 && search.charCodeAt(0) < 0x80) {
+      // Lines are short: a few bytes looked at here cost less than a call into the native search.
+      const wanted = search.charCodeAt(0);
+      const bytes = this.#bytes;
+      const near = Math.min(bytes.length, start + 128);
+      for (let index = start; index < near; index += 1) if (bytes[index] === wanted) return index;
+      return near === bytes.length ? -1 : bytes.indexOf(wanted, near);
+    }
+    return start > this.#bytes.length ? -1 : this.#bytes.indexOf(search, start, 'utf8');
+  }
+
+  lastIndexOf(search: string, from = Infinity): number {
+    if (from < 0) return this.#bytes.lastIndexOf(search, 0, 'utf8') === 0 ? 0 : -1;
+    return this.#bytes.lastIndexOf(search, Math.min(from, this.#bytes.length), 'utf8');
+  }
+
+  slice(start: number, end = this.#bytes.length): string {
+    return this.#bytes.toString('utf8', Math.max(0, start), Math.min(end, this.#bytes.length));
+  }
+
+  endsWith(search: string): boolean {
+    const tail = Buffer.from(search, 'utf8');
+    return tail.length <= this.#bytes.length && this.#bytes.subarray(this.#bytes.length - tail.length).equals(tail);
+  }
+}
+
+/**
+ * The largest body edited here. The summary decodes the lines it diffs and shows in one
+ * synchronous step each, and a line can be the whole file: up to 1 MiB that costs a few
+ * milliseconds, as one piece of `decodeTextFile` does; larger files take the text path, whose
+ * decoding runs in time slices.
+ */
+export const MAX_BYTE_EDIT_BYTES = 1024 * 1024;
+
+/** What {@link replaceExactBytes} did; `undefined` from it means the text path must do the edit. */
+export type ByteEditOutcome =
+  | {
+      readonly type: 'edited';
+      /** The whole new file: the prefix, then the new body. */
+      readonly bytes: Buffer;
+      /** The new body alone, which the spans' offsets are in. */
+      readonly body: Buffer;
+      readonly replacements: number;
+      readonly spans: EditSpans;
+    }
+  | { readonly type: 'ambiguous'; readonly occurrences: number };
+
+/**
+ * Replaces `oldString` in the UTF-8 `body` (a file's bytes after any byte order mark) as
+ * {@link replaceExactText} would in its decoded text, with spans as byte offsets. Returns
+ * `undefined` when the bytes cannot answer alone: `oldString` holds a line break (it must
+ * match CRLF as LF, through the text's LF view) or is not there (the miss is salvaged from the
+ * text), or `body` is above {@link MAX_BYTE_EDIT_BYTES}. The matches are found natively and the
+ * new bytes copied in one buffer, in time slices.
+ */
+export async function replaceExactBytes(
+  body: Uint8Array,
+  oldString: string,
+  newString: string,
+  options: { readonly replaceAll: boolean; /** Bytes written before the new body (a byte order mark). */ readonly prefix?: Uint8Array },
+  slicer = new TimeSlicer(),
+): Promise<ByteEditOutcome | undefined> {
+  const { replaceAll, prefix = new Uint8Array(0) } = options;
+  if (body.length > MAX_BYTE_EDIT_BYTES || oldString.includes('\n') || oldString.includes('\r')) return undefined;
+  const source = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const needle = Buffer.from(oldString, 'utf8');
+  const first = source.indexOf(needle);
+  if (first === -1) return undefined;
+  if (!replaceAll && source.indexOf(needle, first + needle.length) !== -1) {
+    let occurrences = 0;
+    for (let index = first; index !== -1; index = source.indexOf(needle, index + needle.length)) {
+      occurrences += 1;
+      if (slicer.due()) await slicer.pause();
+    }
+    return { type: 'ambiguous', occurrences };
+  }
+  const text = new ByteText(source);
+  const replacement = Buffer.from(newString.includes('\n') ? withLineEnding(newString, await prevailingLineEndingOf(text, slicer)) : newString, 'utf8');
+  const spans = new SpanList(replacement.length, needle.length);
+  for (let index = first; index !== -1; index = replaceAll ? nextMatch(source, needle, index + needle.length) : -1) {
+    spans.pushStart(index);
+    if (slicer.due()) await slicer.pause();
+  }
+  const bytes = Buffer.allocUnsafe(prefix.length + source.length + spans.count * (replacement.length - needle.length));
+  bytes.set(prefix, 0);
+  let written = prefix.length;
+  let cursor = 0;
+  for (let index = 0; index < spans.count; index += 1) {
+    const start = spans.oldStart(index);
+    written += copyBytes(source, cursor, start, bytes, written);
+    written += copyBytes(replacement, 0, replacement.length, bytes, written);
+    cursor = start + needle.length;
+    if (slicer.due()) await slicer.pause();
+  }
+  copyBytes(source, cursor, source.length, bytes, written);
+  return { type: 'edited', bytes, body: bytes.subarray(prefix.length), replacements: spans.count, spans };
+}
+
+/**
+ * Where `needle` next occurs in `source` from `from`, or -1: the next 256 bytes looked at
+ * here, then a native search. Matches close together (10,000 on 10,000 lines) cost a call
+ * into native code each otherwise, more than the few bytes between them take to read.
+ */
+function nextMatch(source: Buffer, needle: Buffer, from: number): number {
+  const lead = needle[0]!;
+  const near = Math.min(source.length - needle.length + 1, from + 256);
+  for (let index = from; index < near; index += 1) {
+    if (source[index] !== lead) continue;
+    let at = 1;
+    while (at < needle.length && source[index + at] === needle[at]) at += 1;
+    if (at === needle.length) return index;
+  }
+  return near < from + 256 ? -1 : source.indexOf(needle, near);
+}
+
+/** Copies `from … to` of `source` into `target` at `at`; short runs byte by byte, which beats a call into native code. */
+function copyBytes(source: Buffer, from: number, to: number, target: Buffer, at: number): number {
+  const length = to - from;
+  if (length > 64) return source.copy(target, at, from, to);
+  for (let index = 0; index < length; index += 1) target[at + index] = source[from + index]!;
+  return length;
+}
