@@ -4,9 +4,13 @@
  * the first one, and fails the call unless both answers are the same bytes, apart from what
  * `search-engine.ts` lets an engine say differently.
  */
+import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
-import type { RunToolResult } from '../../../run-tool.js';
-import { runRipgrep } from '../search/ripgrep-process.js';
+import * as path from 'node:path';
+import { runTool, type RunToolResult } from '../../../run-tool.js';
+import { createSession } from '../../../session.js';
+import { Workspace } from '../../../workspace/workspace.js';
+import { createReadOnlyFileTools } from '../read-tools.js';
 
 /** Set to `both` to compare every search of the kits' suites with ripgrep's (`test/search-engines/`). */
 export const SEARCH_ENGINE_VARIABLE = 'AGENT_TOOLBELT_TEST_SEARCH_ENGINE';
@@ -59,9 +63,17 @@ function passedOver(text: string): string[] {
 }
 
 /**
- * Starts the ripgrep host and runs `rg` once, so the host's start (a second Node.js process,
- * seconds on a loaded machine) is not timed inside the first test that searches.
+ * Runs one search with ripgrep from the first file on an empty folder, so the starts of the
+ * ripgrep host, the search worker and its walker (seconds on a loaded machine) are not timed
+ * inside the first test that searches, whose bound is for one search and not for two.
  */
-export async function warmRipgrep(program: string): Promise<void> {
-  await runRipgrep({ program, args: ['--version'], cwd: os.tmpdir(), timeoutMs: 60_000, maxBytes: 1024 * 1024 }, new AbortController().signal);
+export async function warmEngines(): Promise<void> {
+  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-engines-')));
+  try {
+    await fs.writeFile(path.join(folder, 'a.txt'), 'warm\n');
+    const search = createReadOnlyFileTools({ workspace: new Workspace(folder), ripgrep: true, ripgrepAfterFiles: 0 }).tools.find((tool) => tool.name === 'search_files')!;
+    await runTool(search, { pattern: 'warm' }, { session: createSession() });
+  } finally {
+    await fs.rm(folder, { recursive: true, force: true });
+  }
 }
