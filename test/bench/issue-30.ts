@@ -149,12 +149,22 @@ interface TreeCase {
   readonly targets: readonly [number, number];
 }
 
+/** The six orders of the three sides, one a round: each side follows each other side as often. */
+const ORDERS = [
+  [0, 1, 2],
+  [1, 2, 0],
+  [2, 0, 1],
+  [0, 2, 1],
+  [2, 1, 0],
+  [1, 0, 2],
+] as const;
+
 /**
  * Side by side against rg on the real tree: for each case, ripgrep on PATH, `ripgrep: false`
- * and `rg` itself take turns in one loop (the order rotating each round), so the two settings
+ * and `rg` itself take turns in one loop (the order changing each round), so the two settings
  * meet the same load: measured minutes apart, as separate loops, the same walk differed by
- * 15–20% between them. Medians of 9 rounds after one untimed; "CPU" is this process's (all its
- * threads) per search.
+ * 15–20% between them. Medians of 12 rounds (each order twice) after one untimed; "CPU" is
+ * this process's (all its threads) per search, without `rg`'s when ripgrep ran.
  */
 async function treeCases(cases: readonly TreeCase[]): Promise<void> {
   const rg = await locateRipgrep(true);
@@ -181,9 +191,9 @@ async function treeCases(cases: readonly TreeCase[]): Promise<void> {
     const times: number[][] = [[], [], []];
     const cpus: number[][] = [[], [], []];
     const last: { found: number; engine: string }[] = [];
-    for (let round = 0; round < 10; round += 1) {
+    for (let round = 0; round < 13; round += 1) {
       for (let turn = 0; turn < 3; turn += 1) {
-        const side = (round + turn) % 3;
+        const side = ORDERS[round % ORDERS.length]![turn]!;
         const started = performance.now();
         const { found, cpu, engine } = await sides[side]!();
         if (round > 0) {
