@@ -9,6 +9,7 @@ import { Workspace } from '../../../workspace/workspace.js';
 import { workspaceForTest } from '../../../../test/remote/test-workspace.js';
 import { createReadOnlyFileTools } from '../read-tools.js';
 import type { ReadToolsOptions } from '../read-options.js';
+import { expectSameAnswer, twinEngines } from './engine-twin.js';
 
 type ReadToolName = 'list_directory' | 'find_files' | 'search_files' | 'read_file';
 
@@ -30,7 +31,8 @@ export interface ReadKit {
 /**
  * Makes a {@link ReadKit}; `options` are passed to `createReadTools` beside the workspace.
  * ripgrep is off unless `options` turn it on, so replies do not depend on whether `rg` is
- * installed (its searched-file counts differ); `ripgrep.test.ts` runs the search with it.
+ * installed (its searched-file counts differ); `ripgrep.test.ts` runs the search with it, and
+ * under `test/search-engines/` every search of a suite is run with it too (see `engine-twin.ts`).
  */
 export async function makeReadKit(options: Omit<ReadToolsOptions, 'workspace'> = {}): Promise<ReadKit> {
   const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-read-')));
@@ -42,6 +44,8 @@ export async function makeReadKit(options: Omit<ReadToolsOptions, 'workspace'> =
   const session = createSession();
   // The collection's tools: on a remote workspace they run in its box, as users get them.
   const tools = Object.fromEntries(createReadOnlyFileTools({ workspace, ripgrep: false, ...options }).tools.map((tool) => [tool.name, tool])) as ReadKit['tools'];
+  // A test that picks the engine itself is not run on the other.
+  const twin = twinEngines() && options.ripgrep === undefined ? createReadOnlyFileTools({ workspace, ...options, ripgrep: true, ripgrepAfterFiles: 0 }).tools.find((tool) => tool.name === 'search_files') : undefined;
   return {
     base,
     root,
@@ -49,7 +53,11 @@ export async function makeReadKit(options: Omit<ReadToolsOptions, 'workspace'> =
     workspace,
     session,
     tools,
-    run: (name, input, runOptions = {}) => runTool(tools[name], input, { session, ...(runOptions.signal ? { signal: runOptions.signal } : {}) }),
+    async run(name, input, runOptions = {}) {
+      const result = await runTool(tools[name], input, { session, ...(runOptions.signal ? { signal: runOptions.signal } : {}) });
+      if (twin !== undefined && name === 'search_files' && runOptions.signal === undefined) expectSameAnswer(input, result, await runTool(twin, input, { session }));
+      return result;
+    },
     async put(file, content, mtime) {
       const absolute = path.join(root, file);
       await fs.mkdir(path.dirname(absolute), { recursive: true });
