@@ -6,9 +6,11 @@
  * - `search_files` on this repository's `node_modules` against `rg` with the same flags, with
  *   ripgrep on PATH and without: a common word ignoring case (`files`, `counts`), a regular
  *   expression without a plain literal, an alternation in `lines` mode, a caseless word past the
- *   limit, and an `include` filter.
+ *   limit, and an `include` filter;
+ * - 20 concurrent `read_file` calls on one remote connection against a local workspace
+ *   (test/bench/issue-30-remote.ts).
  *
- * Runs on its own: `node --import tsx test/bench/issue-30.ts [edit] [common] [regex] [alternation] [limit] [include]`.
+ * Runs on its own: `node --import tsx test/bench/issue-30.ts [edit] [common] [regex] [alternation] [limit] [include] [remote]`.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -25,6 +27,7 @@ import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
 import { Workspace } from '../../src/workspace/workspace.js';
 import { compare, median, ms, printTable, ratio, record } from './harness.js';
+import { remoteConcurrentReads } from './issue-30-remote.js';
 
 const execFileAsync = promisify(execFile);
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -221,6 +224,7 @@ const cases: Record<string, () => Promise<void>> = {
   alternation: () => treeCases(ALTERNATION),
   limit: () => treeCases(CASELESS_HIGH_LIMIT),
   include: () => treeCases(INCLUDE),
+  remote: async () => addRow(await remoteConcurrentReads()),
 };
 
 export async function run(words: readonly string[] = []): Promise<void> {
