@@ -66,6 +66,21 @@ describe('BatchedMessageReader', () => {
     expect(got).toEqual(Array.from({ length: 20 }, (_, index) => index));
   });
 
+  it('decodes a body over 256 KB in a turn of its own, and what came after it still after it', async () => {
+    const large = { jsonrpc: '2.0', id: 7, result: 'b'.repeat(300_000) } as Message;
+    const small = (id: number) => ({ jsonrpc: '2.0', id, result: id }) as Message;
+    const bytes = await libraryBytes([small(1), large, small(2), small(3)]);
+    const stream = new PassThrough();
+    const got: unknown[] = [];
+    new BatchedMessageReader(stream).listen((message) => got.push((message as { id: number }).id));
+    let inTheSameRead: unknown[] = [];
+    stream.once('data', () => queueMicrotask(() => (inTheSameRead = [...got])));
+    stream.write(bytes);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(inTheSameRead).toEqual([1]);
+    expect(got).toEqual([1, 7, 2, 3]);
+  });
+
   it('fails a header without a length, naming it', async () => {
     const stream = new PassThrough();
     const reader = new BatchedMessageReader(stream);

@@ -8,7 +8,8 @@
  * the header then the body, waiting for the first. With 20 calls in flight that is 40 writes
  * a side, each waking the other process, and a message that waits behind 19 others for as many
  * turns. Here every message written in one turn leaves in one write at its end (the stream
- * corked, a `writev`), and every message a read brings is handed on at once, in order.
+ * corked, a `writev`), and every message a read brings is handed on at once, in order (one
+ * over 256 KB in a turn of its own, so a large message never shares a turn with its work).
  * The connection itself (ids, cancellation, dispatch) stays `vscode-jsonrpc`'s.
  */
 import type { Readable, Writable } from 'node:stream';
@@ -17,6 +18,12 @@ import { AbstractMessageReader, AbstractMessageWriter, Disposable, type DataCall
 const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
 /** A header longer than this is not the protocol (ours are about 25 bytes). */
 const MAX_HEADER_BYTES = 8 * 1024;
+/**
+ * A body longer than this is decoded in an event-loop turn of its own (a 1 MB piece of a file
+ * is about 1.4 MB of JSON), so that its decoding and the work its answer starts (decoding the
+ * piece's base64) are two turns, as they were with the library's reader.
+ */
+const LARGE_BODY_BYTES = 256 * 1024;
 
 /**
  * Reads framed messages from `readable` and hands each to the connection as soon as its last
@@ -29,6 +36,8 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
   #pendingBytes = 0;
   /** The body length of the message being read, or -1 while its header is. */
   #bodyBytes = -1;
+  /** Whole bodies waiting behind a large one that is decoded in a turn of its own, in order. */
+  #waiting: Buffer[] | undefined;
 
   constructor(readable: Readable) {
     super();
@@ -60,7 +69,7 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
         const body = all.subarray(0, this.#bodyBytes);
         this.#keep(all.subarray(this.#bodyBytes));
         this.#bodyBytes = -1;
-        callback(JSON.parse(body.toString('utf8')) as Message);
+        this.#deliver(body, callback);
       }
     } catch (error) {
       // A message that does not parse leaves the stream out of step: nothing after it is read.
@@ -69,6 +78,29 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
       this.#bodyBytes = -1;
       this.fireError(error);
     }
+  }
+
+  /** Hands the body's message on now, or after the large one before it, or (a large one) in a turn of its own. */
+  #deliver(body: Buffer, callback: DataCallback): void {
+    if (this.#waiting !== undefined) {
+      this.#waiting.push(body);
+      return;
+    }
+    if (body.length <= LARGE_BODY_BYTES) {
+      callback(JSON.parse(body.toString('utf8')) as Message);
+      return;
+    }
+    this.#waiting = [body];
+    setImmediate(() => {
+      const waiting = this.#waiting!;
+      this.#waiting = undefined;
+      try {
+        callback(JSON.parse(waiting[0]!.toString('utf8')) as Message);
+        for (const next of waiting.slice(1)) this.#deliver(next, callback);
+      } catch (error) {
+        this.fireError(error);
+      }
+    });
   }
 
   /** Reads a whole header from the pending bytes if they hold one; false while it is incomplete. */
@@ -110,7 +142,8 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
 /** One message waiting for the end of the turn. */
 interface Queued {
   readonly header: string;
-  readonly body: string;
+  /** Encoded when the message is written, so that a turn's write only hands buffers to the system. */
+  readonly body: Buffer;
   readonly message: Message;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
@@ -137,15 +170,15 @@ export class BatchedMessageWriter extends AbstractMessageWriter implements Messa
   }
 
   write(message: Message): Promise<void> {
-    let body: string;
+    let body: Buffer;
     try {
-      body = JSON.stringify(message);
+      body = Buffer.from(JSON.stringify(message), 'utf8');
     } catch (error) {
       this.fireError(error, message);
       return Promise.reject(error);
     }
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ header: `Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n`, body, message, resolve, reject });
+      this.#queue.push({ header: `Content-Length: ${body.length}\r\n\r\n`, body, message, resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(() => this.#flush());
@@ -166,7 +199,7 @@ export class BatchedMessageWriter extends AbstractMessageWriter implements Messa
     writable.cork();
     for (const item of batch) {
       writable.write(item.header, 'latin1');
-      writable.write(item.body, 'utf8', (error) => (error === undefined || error === null ? item.resolve() : this.#failed(error, item)));
+      writable.write(item.body, (error) => (error === undefined || error === null ? item.resolve() : this.#failed(error, item)));
     }
     writable.uncork();
   }
