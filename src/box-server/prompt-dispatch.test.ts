@@ -20,7 +20,9 @@ describe('dispatchMessagesPromptly', () => {
     try {
       const seen: string[] = [];
       let startedByNextTurn = -1;
-      server.onNotification('note', (params: { n: number }) => seen.push(`note ${params.n}`));
+      server.onNotification('note', (params: { n: number }) => {
+        seen.push(`note ${params.n}`);
+      });
       server.onRequest('work', async (params: { n: number }) => {
         if (seen.length === 0) setImmediate(() => (startedByNextTurn = seen.filter((entry) => entry.startsWith('work')).length));
         seen.push(`work ${params.n}`);

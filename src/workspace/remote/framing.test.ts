@@ -57,7 +57,7 @@ describe('BatchedMessageReader', () => {
     const bytes = await libraryBytes(Array.from({ length: 20 }, (_, index) => ({ jsonrpc: '2.0', id: index, method: 'tools/run', params: {} }) as Message));
     const stream = new PassThrough();
     const got: number[] = [];
-    new BatchedMessageReader(stream).listen((message) => got.push((message as { id: number }).id));
+    new BatchedMessageReader(stream).listen((message) => got.push((message as unknown as { id: number }).id));
     let inTheSameRead = -1;
     stream.once('data', () => queueMicrotask(() => (inTheSameRead = got.length)));
     stream.write(bytes);
@@ -72,7 +72,7 @@ describe('BatchedMessageReader', () => {
     const bytes = await libraryBytes([small(1), large, small(2), small(3)]);
     const stream = new PassThrough();
     const got: unknown[] = [];
-    new BatchedMessageReader(stream).listen((message) => got.push((message as { id: number }).id));
+    new BatchedMessageReader(stream).listen((message) => got.push((message as unknown as { id: number }).id));
     let inTheSameRead: unknown[] = [];
     stream.once('data', () => queueMicrotask(() => (inTheSameRead = [...got])));
     stream.write(bytes);
