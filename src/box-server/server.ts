@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, ResponseError } from 'vscode-jsonrpc/node';
+import { createMessageConnection, ResponseError } from 'vscode-jsonrpc/node';
+import { BatchedMessageReader, BatchedMessageWriter } from '../workspace/remote/framing.js';
 import { findExecutable } from '../collections/shell/sandbox.js';
 import { Workspace } from '../workspace/workspace.js';
 import { PROTOCOL_NAME, PROTOCOL_VERSION, REPORTED_PROGRAMS, RemoteErrorCode, type InitializeResult } from '../workspace/remote/protocol.js';
@@ -9,6 +10,7 @@ import { registerFileToolHandlers } from './file-tool-handlers.js';
 import { registerJobHandlers } from './job-handlers.js';
 import { registerProcessHandlers } from './process-handlers.js';
 import { ServedConnection } from './served-connection.js';
+import { dispatchMessagesPromptly } from './prompt-dispatch.js';
 
 /** What {@link serveWorkspace} needs. */
 export interface ServeWorkspaceOptions {
@@ -41,7 +43,9 @@ export function serveWorkspace(options: ServeWorkspaceOptions): { readonly close
   if (options.sandbox === 'bwrap' && bwrap === undefined) {
     throw new TypeError('serve-workspace --sandbox bwrap needs bubblewrap in the box, and `bwrap` is not on PATH. Install it (`apt-get install bubblewrap`) or leave out --sandbox.');
   }
-  const connection = createMessageConnection(new StreamMessageReader(options.input), new StreamMessageWriter(options.output));
+  // Every request starts the moment it is read: calls in flight run side by side.
+  dispatchMessagesPromptly();
+  const connection = createMessageConnection(new BatchedMessageReader(options.input), new BatchedMessageWriter(options.output));
   const served = new ServedConnection(connection, workspace, bwrap);
   registerHandshake(served, options.serverVersion);
   registerPathHandlers(served);

@@ -8,9 +8,11 @@
  *   expression without a plain literal, an alternation in `lines` mode, a caseless word past the
  *   limit, and an `include` filter;
  * - MCP over HTTP: 20 sessions (the SDK's client over Streamable HTTP) each calling
- *   `search_files` at once on a server in its own process, against one session alone.
+ *   `search_files` at once on a server in its own process, against one session alone;
+ * - 20 concurrent `read_file` calls on one remote connection against a local workspace
+ *   (test/bench/issue-30-remote.ts).
  *
- * Runs on its own: `node --import tsx test/bench/issue-30.ts [edit] [common] [regex] [alternation] [limit] [include] [unjudged] [mcp]`;
+ * Runs on its own: `node --import tsx test/bench/issue-30.ts [edit] [common] [regex] [alternation] [limit] [include] [unjudged] [mcp] [remote]`;
  * `BENCH_SERVER_NODE_OPTIONS=--cpu-prof` profiles the `mcp` row's server.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -33,6 +35,7 @@ import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
 import { Workspace } from '../../src/workspace/workspace.js';
 import { median, ms, printTable, ratio, record } from './harness.js';
+import { remoteConcurrentReads } from './issue-30-remote.js';
 
 const execFileAsync = promisify(execFile);
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -379,6 +382,7 @@ const cases: Record<string, () => Promise<void>> = {
   include: () => treeCases(INCLUDE),
   mcp: mcpCase,
   unjudged: () => treeCases(UNJUDGED),
+  remote: async () => addRow(await remoteConcurrentReads()),
 };
 
 export async function run(words: readonly string[] = []): Promise<void> {

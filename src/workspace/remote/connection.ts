@@ -4,11 +4,10 @@ import {
   createMessageConnection,
   ErrorCodes,
   ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import { RemoteWorkspaceError } from '../../errors/remote-workspace-error.js';
+import { BatchedMessageReader, BatchedMessageWriter } from './framing.js';
 import type { RemoteNotifications, RemoteRequests } from './protocol.js';
 import { decodeError } from './wire-values.js';
 import { startRequestSpan } from '../../telemetry/remote-span.js';
@@ -75,8 +74,8 @@ export class RemoteConnection {
     });
     // A write to a channel that has gone must not crash the caller's process.
     transport.input.on('error', () => undefined);
-    const reader = new StreamMessageReader(transport.output);
-    const writer = new StreamMessageWriter(transport.input);
+    const reader = new BatchedMessageReader(transport.output);
+    const writer = new BatchedMessageWriter(transport.input);
     reader.onError((error) => this.fail(`it sent something that is not the workspace protocol (${error.message}${this.#headNote()})`));
     writer.onError(([error]) => this.#failSoon(`writing to it failed (${error.message})`));
     this.#connection = createMessageConnection(reader, writer);

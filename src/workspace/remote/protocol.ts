@@ -2,8 +2,9 @@
  * @module The wire protocol between {@link connectWorkspace} (the caller) and
  * `agent-toolbelt serve-workspace` (the box end), in one place: its name and version, every
  * method with its parameters and result, the notifications, and the error codes. JSON-RPC 2.0
- * with `Content-Length` framing over stdio, through `vscode-jsonrpc`; nothing else in the
- * package knows the framing.
+ * with `Content-Length` framing over stdio, through `vscode-jsonrpc`'s connection; the framing
+ * itself (the bytes of the library's own stream reader and writer, read and written a turn's
+ * messages at a time) is in `framing.ts`, and nothing else in the package knows it.
  *
  * Paths on the wire are the box's own absolute paths, as the box's jail returned them; the
  * server checks every one of them again against its root before it touches the disk, so the

@@ -1,0 +1,66 @@
+/**
+ * Issue 30's remote row: 20 concurrent `read_file` calls on one remote connection (the
+ * single-file `serve-workspace` as a child process on this machine, stdio pipes) against the
+ * same 20 on a local `Workspace` over an identical tree, in the same run, alternating which side
+ * goes first, medians of 31 batches after 3 untimed ones. Target: at most 1.3× local.
+ *
+ * Runs from test/bench/issue-30.ts (`node --import tsx test/bench/issue-30.ts remote`).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createFileTools } from '../../src/dialects/file-tools.js';
+import { runTool } from '../../src/run-tool.js';
+import { createSession, type Session } from '../../src/session.js';
+import type { ToolCollection } from '../../src/tool.js';
+import { connectWorkspace } from '../../src/workspace/remote/connect.js';
+import { Workspace } from '../../src/workspace/workspace.js';
+import { bundleCommand, temporaryFolder } from '../remote/support.js';
+import { compare, ms, ratio, type SummaryRow } from './harness.js';
+
+const CALLS = 20;
+const TARGET = 1.3;
+
+/** A folder with the 200-line file the remote bench reads. */
+function tree(): string {
+  const folder = temporaryFolder('toolbelt-bench-30-remote-');
+  fs.writeFileSync(path.join(folder, 'small.ts'), Array.from({ length: 200 }, (_, index) => `export const value${index} = ${index};\n`).join(''));
+  return folder;
+}
+
+/** 20 read_file calls at once; a failed one stops the bench (a side that errs is fast for the wrong reason). */
+async function batch(files: ToolCollection, session: Session): Promise<number> {
+  const readFile = files.tools.find((tool) => tool.name === 'read_file')!;
+  const results = await Promise.all(Array.from({ length: CALLS }, () => runTool(readFile, { path: 'small.ts' }, { session })));
+  const failed = results.find((result) => result.isError);
+  if (failed !== undefined) throw new Error(`read_file failed in the bench: ${failed.text}`);
+  return results.reduce((sum, result) => sum + result.text.length, 0);
+}
+
+/** The row, with the machine's load average beside it (the two sides compete for its cores). */
+export async function remoteConcurrentReads(): Promise<Omit<SummaryRow, 'suite'>> {
+  const localRoot = tree();
+  const remoteRoot = tree();
+  const remote = await connectWorkspace({ command: await bundleCommand(remoteRoot) });
+  try {
+    const far = createFileTools({ workspace: remote, ripgrep: false });
+    const near = createFileTools({ workspace: new Workspace(localRoot), ripgrep: false });
+    const farSession = createSession();
+    const nearSession = createSession();
+    const load = os.loadavg()[0]!;
+    const result = await compare(() => batch(far, farSession), () => batch(near, nearSession), { warmup: 3, runs: 31 });
+    if (result.lastOurs !== result.lastReference) throw new Error(`The two sides answered differently: ${result.lastOurs} against ${result.lastReference} characters.`);
+    return {
+      case: `${CALLS} concurrent read_file (200 lines), one remote connection (load ${load.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)})`,
+      ours: ms(result.ours),
+      reference: `local Workspace ${ms(result.reference)}`,
+      ratio: ratio(result.ratio),
+      target: `≤ ${TARGET}× local`,
+      verdict: result.ratio <= TARGET ? 'met' : 'missed',
+    };
+  } finally {
+    await remote.close();
+    fs.rmSync(localRoot, { recursive: true, force: true });
+    fs.rmSync(remoteRoot, { recursive: true, force: true });
+  }
+}
