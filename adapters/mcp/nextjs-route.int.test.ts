@@ -3,18 +3,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { POSTGRES_MISSING, REDIS_MISSING, startPostgres, startRedis } from '../../test/stores/servers.js';
-import { manyClients, modernAndLegacyAcrossInstances } from './test-support/conversation-checks.js';
+import { manyClients, modernAndLegacyAcrossInstances, survivesSigkill } from './test-support/conversation-checks.js';
 import { startRoundRobin, type RoundRobin } from './test-support/round-robin.js';
 
 // The example's App Router route (examples/nextjs-chat/app/mcp/route.ts) under `next start`:
 // two instances behind a round-robin balancer, sharing the chat's session store (the file store
 // in the workspace's private folder, Postgres with DATABASE_URL, Redis with REDIS_URL), serve a
-// modern and a legacy conversation. The example is built once for all of them.
+// modern and a legacy conversation, and lose nothing when one is killed with SIGKILL. The
+// example is built once for all of them.
 
 /** What the example's own test support offers (its build once per run, and `next start`). */
 interface NextServer {
   readonly url: string;
   stop(): Promise<void>;
+  kill(): Promise<void>;
 }
 interface ExampleSupport {
   buildExampleOnce(): Promise<void>;
@@ -52,7 +54,7 @@ function routeSuite(name: string, missing: string | undefined, start: () => Prom
       base = await mkdtemp(path.join(os.tmpdir(), 'toolbelt-mcp-next-'));
       root = path.join(base, 'project');
       await mkdir(path.join(root, 'notes'), { recursive: true });
-      for (const conversation of ['modern', 'legacy']) await writeFile(path.join(root, 'notes', `${conversation}.txt`), `draft of ${conversation}\n`);
+      for (const conversation of ['modern', 'legacy', 'killed-modern', 'killed-legacy']) await writeFile(path.join(root, 'notes', `${conversation}.txt`), `draft of ${conversation}\n`);
       const { buildExampleOnce, startNext } = await exampleSupport();
       await buildExampleOnce();
       store = await start();
@@ -73,6 +75,15 @@ function routeSuite(name: string, missing: string | undefined, start: () => Prom
 
     it('answers 20 clients making 200 calls', async () => {
       await manyClients(balancer.url);
+    }, 180_000);
+
+    // Last: it leaves one instance dead.
+    it('loses nothing when an instance is killed with SIGKILL between two calls', async () => {
+      await survivesSigkill(balancer, root, async (url) => {
+        const server = servers.find((candidate) => url.startsWith(`${candidate.url}/`));
+        if (server === undefined) throw new Error(`No next start at ${url}.`);
+        await server.kill();
+      });
     }, 180_000);
   });
 }

@@ -10,6 +10,8 @@ export interface NextServer {
   output(): string;
   /** Ends the server (SIGTERM) and waits for it; does nothing when it has exited already. */
   stop(): Promise<void>;
+  /** Kills the server with SIGKILL (no shutdown of any kind) and waits until it has exited. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -28,12 +30,13 @@ export async function startNext(env: Record<string, string>, port?: number): Pro
   });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const stop = async () => {
+  const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
+    child.kill(signal);
     await exited;
   };
+  const stop = () => end('SIGTERM');
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
@@ -44,5 +47,5 @@ export async function startNext(env: Record<string, string>, port?: number): Pro
     if (await fetch(url).then((response) => response.ok, () => false)) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return { url, output: () => output, stop };
+  return { url, output: () => output, stop, kill: () => end('SIGKILL') };
 }
