@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport, withInputRequired } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createFileTools, createShellTools, createTaskListTools, Workspace, type SessionStore } from '../../src/index.js';
+import { createFileTools, createShellTools, createTaskListTools, Workspace, type ApprovalRequest, type SessionStore } from '../../src/index.js';
 import { openStore, type StoreConfig } from '../../test/stores/store-config.js';
 import { POSTGRES_MISSING, REDIS_MISSING, startPostgres, startRedis } from '../../test/stores/servers.js';
 import { listenMcpHttp, type McpHttpServer } from './http-listen.js';
-import { manyClients, modernAndLegacyAcrossInstances, survivesSigkill } from './test-support/conversation-checks.js';
+import { legacyClient, manyClients, modernAndLegacyAcrossInstances, survivesSigkill, text } from './test-support/conversation-checks.js';
 import { startHttpCli, type HttpCli } from './test-support/http-cli.js';
 import { startRoundRobin, type RoundRobin } from './test-support/round-robin.js';
 
@@ -114,6 +114,12 @@ function databaseSuite(name: string, count: number, missing: string | undefined,
     const stores: SessionStore[] = [];
     const servers: McpHttpServer[] = [];
     let balancer: RoundRobin;
+    /** What the hosts' `onApproval` was asked, on any instance: 2025-era calls through a store come here. */
+    const asked: ApprovalRequest[] = [];
+    const onApproval = (request: ApprovalRequest) => {
+      asked.push(request);
+      return 'always' as const;
+    };
 
     beforeAll(async () => {
       root = await project(`db-${name}`, CONVERSATIONS);
@@ -123,7 +129,7 @@ function databaseSuite(name: string, count: number, missing: string | undefined,
         const sessionStore = openStore(database.config);
         stores.push(sessionStore);
         const collections = [createFileTools({ workspace }), createShellTools({ workspace }), createTaskListTools()];
-        servers.push(await listenMcpHttp(collections, { sessionStore, requestStateKeys: [STATE_KEY] }));
+        servers.push(await listenMcpHttp(collections, { sessionStore, requestStateKeys: [STATE_KEY], onApproval }));
       }
       balancer = await startRoundRobin(servers.map((server) => server.url));
     }, 90_000);
@@ -136,6 +142,21 @@ function databaseSuite(name: string, count: number, missing: string | undefined,
 
     it('serves a modern and a legacy conversation from every instance: read on one, edit on the other, tasks and "always" answers', async () => {
       await modernAndLegacyAcrossInstances(balancer, root);
+    }, 120_000);
+
+    it('keeps a legacy conversation\'s "always", given by the host\'s onApproval on one instance, on every other', async () => {
+      const legacy = await legacyClient(balancer.url);
+      try {
+        const before = new Map(balancer.served);
+        for (let round = 0; round < 2 * count; round += 1) {
+          const result = await legacy.call('run_shell', { command: 'echo legacy-always' });
+          expect(text(result)).toContain('legacy-always');
+        }
+        expect(asked.map((request) => request.input.command)).toEqual(['echo legacy-always']);
+        for (const [url, served] of balancer.served) expect(served).toBeGreaterThan(before.get(url) ?? 0);
+      } finally {
+        await legacy.client.close();
+      }
     }, 120_000);
 
     it('answers 20 clients making 200 calls', async () => {
