@@ -36,6 +36,7 @@ import { createSession } from '../../src/session.js';
 import { Workspace } from '../../src/workspace/workspace.js';
 import { median, ms, printTable, ratio, record } from './harness.js';
 import { remoteConcurrentReads } from './issue-30-remote.js';
+import { smallTree } from './server.js';
 
 const execFileAsync = promisify(execFile);
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -289,25 +290,10 @@ function threadCpu(pid: number, since?: Map<string, number>, searches = 1): Map<
   return new Map([...byName].map(([name, cpu]) => [name, (cpu - (since.get(name) ?? 0)) / searches]));
 }
 
-/** 1,000 source files of 120 lines in 50 folders, a rare literal in two: about what one session's search alone took in the issue (52.5 ms). */
-async function mcpTree(): Promise<string> {
-  const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-bench-30-mcp-')));
-  for (let folder = 0; folder < 50; folder += 1) {
-    await fs.mkdir(path.join(root, `src/module-${folder}`), { recursive: true });
-    await Promise.all(
-      Array.from({ length: 20 }, (_, file) => {
-        const index = folder * 20 + file;
-        const body = Array.from({ length: 120 }, (_, line) => `export const value${index}_${line} = compute(${line}); // ordinary text`).join('\n');
-        return fs.writeFile(path.join(root, `src/module-${folder}/file-${file}.ts`), `${body}\n${index === 137 || index === 811 ? '// quuxMcpMarker\n' : ''}`);
-      }),
-    );
-  }
-  return root;
-}
-
 /** The `mcp` row: the server in its own process (see mcp-server-child.ts), 20 SDK clients. */
 async function mcpCase(): Promise<void> {
-  const root = await mcpTree();
+  // 1,000 source files: about what one session's search alone took in the issue (52.5 ms).
+  const root = await smallTree('toolbelt-bench-30-mcp-');
   const child = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', path.join(path.dirname(fileURLToPath(import.meta.url)), 'mcp-server-child.ts'), root], {
     cwd: repository,
     stdio: ['pipe', 'pipe', 'inherit'],

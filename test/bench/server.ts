@@ -239,9 +239,12 @@ export async function realTreeCases(rows: string[][], rg: string | undefined): P
   }
 }
 
-/** A generated tree of 1,000 small source files in 50 folders, a rare literal in two of them. */
-async function smallTree(): Promise<string> {
-  const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-bench-small-')));
+/**
+ * A generated tree of 1,000 small source files (120 lines each) in 50 folders, a rare literal
+ * (`quuxSmallTreeMarker`) in two of them, in a new temp folder named from `prefix`.
+ */
+export async function smallTree(prefix = 'toolbelt-bench-small-'): Promise<string> {
+  const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
   for (let folder = 0; folder < 50; folder += 1) {
     await fs.mkdir(path.join(root, `src/module-${folder}`), { recursive: true });
     await Promise.all(
