@@ -9,7 +9,7 @@ import { ByteText, replaceExactBytes } from './text/byte-edit.js';
 import type { TextSource } from './text/line-scan.js';
 import { refuseNumberedNewString, salvageMiss } from './edit-miss-reply.js';
 import { recordWrite } from './guard/read-state.js';
-import { checkTextFile, decodeTextFile, encodeTextFile } from './text/text-file.js';
+import { checkTextFile, decodeCheckedText, encodeTextFile, type CheckedTextFile } from './text/text-file.js';
 import { formatBytes, plural } from './text/text.js';
 import { TimeSlicer } from '../../time-slice.js';
 import { recordChange } from './guard/undo.js';
@@ -163,7 +163,7 @@ interface PlannedEdit {
  * breaks that is there: no text decoded whole, see byte-edit.ts), otherwise on its decoded
  * text (line breaks matched across CRLF, a miss salvaged).
  */
-async function planEdit(bytes: Buffer, checked: { readonly bom: boolean; readonly body: Uint8Array }, input: EditInput, where: { shown: string; maxLineLength: number }, slicer: TimeSlicer): Promise<PlannedEdit> {
+async function planEdit(bytes: Buffer, checked: CheckedTextFile, input: EditInput, where: { shown: string; maxLineLength: number }, slicer: TimeSlicer): Promise<PlannedEdit> {
   const prefix = bytes.subarray(0, bytes.length - checked.body.length);
   const inBytes = await replaceExactBytes(checked.body, input.old_string, input.new_string, { replaceAll: input.replace_all ?? false, prefix }, slicer);
   if (inBytes?.type === 'ambiguous') throw ambiguous(inBytes.occurrences, where.shown);
@@ -172,8 +172,7 @@ async function planEdit(bytes: Buffer, checked: { readonly bom: boolean; readonl
     await refuseNumberedNewString(before, { oldString: input.old_string, newString: input.new_string }, inBytes.spans.oldStart(0), slicer);
     return { outcome: inBytes, newBytes: inBytes.bytes, before, after: new ByteText(inBytes.body) };
   }
-  const decoded = await decodeTextFile(bytes, slicer);
-  if ('problem' in decoded) throw new ToolError(`\`${where.shown}\` is not UTF-8 text (${decoded.problem}), so edit_file cannot change it without damaging it.`);
+  const decoded = await decodeCheckedText(checked, slicer);
   const { outcome, note } = await findEdit(decoded.text, input, where, slicer);
   const newBytes = await encodeTextFile(outcome.text, decoded.bom, slicer);
   return { outcome, ...(note === undefined ? {} : { note }), newBytes, before: decoded.text, after: outcome.text };

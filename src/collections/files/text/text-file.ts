@@ -27,7 +27,11 @@ const CODEC_CHUNK = 1024 * 1024;
 export async function decodeTextFile(bytes: Uint8Array, slicer = new TimeSlicer()): Promise<DecodedTextFile | { readonly problem: string }> {
   const checked = checkTextFile(bytes);
   if ('problem' in checked) return checked;
-  const { bom, body } = checked;
+  return decodeCheckedText(checked, slicer);
+}
+
+/** The text of bytes {@link checkTextFile} has accepted, decoded in time slices as {@link decodeTextFile} does. */
+export async function decodeCheckedText({ bom, body }: CheckedTextFile, slicer = new TimeSlicer()): Promise<DecodedTextFile> {
   const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const pieces: string[] = [];
   for (let start = 0; start < buffer.length; ) {
@@ -41,11 +45,17 @@ export async function decodeTextFile(bytes: Uint8Array, slicer = new TimeSlicer(
   return { text: pieces.length === 1 ? pieces[0]! : pieces.join(''), bom };
 }
 
+/** A file's bytes accepted as UTF-8 text: whether a byte order mark came first, and the bytes after it. */
+export interface CheckedTextFile {
+  readonly bom: boolean;
+  readonly body: Uint8Array;
+}
+
 /**
  * A file's bytes checked as {@link decodeTextFile} checks them, without decoding them: the
  * bytes after any byte order mark, or why they are not UTF-8 text.
  */
-export function checkTextFile(bytes: Uint8Array): { readonly bom: boolean; readonly body: Uint8Array } | { readonly problem: string } {
+export function checkTextFile(bytes: Uint8Array): CheckedTextFile | { readonly problem: string } {
   const nonText = describeNonText(bytes);
   if (nonText !== undefined) return { problem: nonText };
   const bom = hasBom(bytes);
