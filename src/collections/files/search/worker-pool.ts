@@ -49,7 +49,12 @@ function roomForOneMore(): boolean {
   return busySince.size < MAX_SEARCH_WORKERS;
 }
 
-/** A worker for a search from those idle or a new one (the caller checked there is room), marked busy. */
+/** Whether a worker can be handed out now: there is room ({@link roomForOneMore}) and one idle, or room to start one. */
+function canHandOut(): boolean {
+  return roomForOneMore() && (idle.length > 0 || live < MAX_SEARCH_WORKERS);
+}
+
+/** A worker for a search from those idle or a new one (the caller checked {@link canHandOut}), marked busy. */
 function handOut(): Worker {
   const entry = idle.pop();
   const worker = entry === undefined ? startWorker() : wake(entry);
@@ -59,7 +64,7 @@ function handOut(): Worker {
 
 /** Gives waiting searches the workers there is room for, and looks again when the running ones turn long. */
 function serveWaiting(): void {
-  while (waiting.length > 0 && roomForOneMore() && (idle.length > 0 || live < MAX_SEARCH_WORKERS)) waiting.shift()!(handOut());
+  while (waiting.length > 0 && canHandOut()) waiting.shift()!(handOut());
   // With nothing running the wait is for a worker to exit, which serves the line itself.
   if (longCheck !== undefined || waiting.length === 0 || busySince.size === 0 || busySince.size >= MAX_SEARCH_WORKERS) return;
   const youngest = Math.max(...busySince.values());
@@ -111,7 +116,7 @@ function wake(entry: { readonly worker: Worker; readonly timer: NodeJS.Timeout }
  */
 export async function acquireSearchWorker(signal: AbortSignal, caller?: unknown): Promise<Worker | undefined> {
   if (signal.aborted) return undefined;
-  if (waiting.length === 0 && roomForOneMore() && (idle.length > 0 || live < MAX_SEARCH_WORKERS)) return handOut();
+  if (waiting.length === 0 && canHandOut()) return handOut();
   const waited = new Promise<Worker | undefined>((resolve) => {
     const onAbort = (): void => {
       waiting.remove(take);
