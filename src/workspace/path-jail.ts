@@ -22,7 +22,20 @@ export const MAX_LINK_HOPS = 40;
 export interface JailedPath {
   readonly absolute: string;
   readonly exists: boolean;
+  /**
+   * `lstat` of `absolute`, when the walk took it on its last step (so a caller that needs it
+   * need not ask the file system again); absent when the path ended in `..`, does not exist,
+   * or was resolved in one `realpath`.
+   */
+  readonly stats?: Stats;
 }
+
+/**
+ * From this many segments, a path without `..` is first resolved with one `realpath` (one
+ * trip to the thread pool instead of one `lstat` a segment): when that gives the path back
+ * unchanged, no segment is a link, which is what the walk would have found.
+ */
+const REALPATH_FROM_SEGMENTS = 3;
 
 /** The jail of one workspace root; `Workspace.resolve` answers through it. */
 export class PathJail {
@@ -30,10 +43,17 @@ export class PathJail {
   /** The root as given, made absolute; absolute paths under it are accepted too. */
   readonly #givenRoot: string;
 
-  /** @param root The canonical root. @param givenRoot The root as given, made absolute. */
-  constructor(root: string, givenRoot: string) {
+  /** From how many segments a path is first tried with one `realpath` (see {@link REALPATH_FROM_SEGMENTS}). */
+  readonly #realpathFromSegments: number;
+
+  /**
+   * @param root The canonical root. @param givenRoot The root as given, made absolute.
+   * @param options.realpathFromSegments For tests that hold the shortcut against the walk: `Infinity` walks every path.
+   */
+  constructor(root: string, givenRoot: string, options: { readonly realpathFromSegments?: number } = {}) {
     this.#root = root;
     this.#givenRoot = givenRoot;
+    this.#realpathFromSegments = options.realpathFromSegments ?? REALPATH_FROM_SEGMENTS;
   }
 
   /**
@@ -48,9 +68,13 @@ export class PathJail {
     const root = this.#root;
     const relative = this.#checkedRelative(input);
     const pending = relative.split('/');
+    const direct = await this.#withoutLinks(pending);
+    if (direct !== undefined) return { absolute: direct, exists: true };
     let current = root;
     let hops = 0;
     let missing = false;
+    /** The lstat of `current`, while the last step took one. */
+    let last: Stats | undefined;
 
     while (pending.length > 0) {
       const part = pending.shift()!;
@@ -58,6 +82,7 @@ export class PathJail {
       if (part === '..') {
         if (current === root) throw this.#outside(input, hops > 0);
         current = path.dirname(current);
+        last = undefined;
         // `nope/../link`: the parts after `..` may exist again (and be links), so check them.
         missing = false;
         continue;
@@ -74,6 +99,7 @@ export class PathJail {
         const code = errorCode(error);
         if (code === 'ENOENT' || code === 'ENOTDIR') {
           missing = true;
+          last = undefined;
           current = next;
           continue;
         }
@@ -98,10 +124,27 @@ export class PathJail {
         continue;
       }
       current = next;
+      last = stats;
     }
 
     if (!isInside(root, current)) throw this.#outside(input, hops > 0);
-    return { absolute: current, exists: !missing };
+    return { absolute: current, exists: !missing, ...(last === undefined ? {} : { stats: last }) };
+  }
+
+  /**
+   * The path, when it has enough segments ({@link REALPATH_FROM_SEGMENTS}), no `..`, and
+   * `realpath` gives it back unchanged (it exists and no segment is a link); otherwise
+   * `undefined`, and the walk decides (missing parts, links, loops, their messages).
+   */
+  async #withoutLinks(segments: readonly string[]): Promise<string | undefined> {
+    const parts = segments.filter((part) => part !== '' && part !== '.');
+    if (parts.length < this.#realpathFromSegments || parts.includes('..')) return undefined;
+    const joined = path.join(this.#root, ...parts);
+    try {
+      return (await fs.realpath(joined)) === joined ? joined : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The input as a path relative to the root, after the checks that need no file system. */

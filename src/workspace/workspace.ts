@@ -142,10 +142,24 @@ export class Workspace {
     return { absolute, relative: this.display(absolute), exists };
   }
 
+  /**
+   * {@link resolve}, with the `lstat` the jail took of the path on the way, when it took one
+   * and this workspace's files are the local disk the jail walked (a subclass that changes
+   * `resolve` or `lstatOrUndefined` is asked through them), so that `resolveFile` and
+   * `resolveDirectory` cost no second `lstat`.
+   */
+  async #resolveWithStats(input: string, options: ResolveOptions): Promise<{ resolved: ResolvedPath; stats?: Stats }> {
+    if (this.resolve !== Workspace.prototype.resolve || this.lstatOrUndefined !== Workspace.prototype.lstatOrUndefined) {
+      return { resolved: await this.resolve(input, options) };
+    }
+    const { absolute, exists, stats } = await this.#jail.resolve(input, options.followFinalLink ?? true);
+    return { resolved: { absolute, relative: this.display(absolute), exists }, ...(stats === undefined ? {} : { stats }) };
+  }
+
   /** Like {@link resolve}, but the path must exist and be a file. */
   async resolveFile(input: string, options: ResolveOptions = {}): Promise<ResolvedPath & { stats: Stats }> {
-    const resolved = await this.resolve(input, options);
-    const stats = resolved.exists ? await this.lstatOrUndefined(resolved.absolute) : undefined;
+    const { resolved, stats: known } = await this.#resolveWithStats(input, options);
+    const stats = resolved.exists ? (known ?? (await this.lstatOrUndefined(resolved.absolute))) : undefined;
     if (stats === undefined) {
       throw new PathError(input, 'not-found', `\`${resolved.relative}\` does not exist. Check the path with list_directory or find_files.`);
     }
@@ -158,8 +172,8 @@ export class Workspace {
 
   /** Like {@link resolve}, but the path must exist and be a folder. */
   async resolveDirectory(input: string): Promise<ResolvedPath> {
-    const resolved = await this.resolve(input);
-    const stats = resolved.exists ? await this.lstatOrUndefined(resolved.absolute) : undefined;
+    const { resolved, stats: known } = await this.#resolveWithStats(input, {});
+    const stats = resolved.exists ? (known ?? (await this.lstatOrUndefined(resolved.absolute))) : undefined;
     if (stats === undefined) {
       throw new PathError(input, 'not-found', `The folder \`${resolved.relative}\` does not exist. Check the path with list_directory.`);
     }

@@ -27,6 +27,7 @@ export interface PageRequest {
    * The file's size when it was opened. With it, the line count after the page is skipped
    * when the rest of the file is larger than {@link LINE_COUNT_BUDGET_BYTES}: that count could
    * not reach the end, so it would only cost the first page of a large file its 8 MB of reads.
+   * And a file smaller than a chunk is read in one read, which also finds its end.
    */
   readonly fileBytes?: number;
 }
@@ -74,8 +75,12 @@ export type Page =
  * ends are shown without `\r`; a UTF-8 byte order mark is not shown.
  */
 export async function readPage(handle: FileHandle, request: PageRequest): Promise<Page> {
-  const chunkBytes = request.startLine > 1 ? SKIPPING_CHUNK_BYTES : CHUNK_BYTES;
-  const buffer = Buffer.allocUnsafe(chunkBytes);
+  const { fileBytes } = request;
+  // A file smaller than a chunk is read with one byte to spare, so the read that takes it
+  // whole also shows, by coming back short, that nothing follows: no second read to learn it.
+  const wanted = request.startLine > 1 ? SKIPPING_CHUNK_BYTES : CHUNK_BYTES;
+  let chunkBytes = fileBytes !== undefined && fileBytes < wanted ? fileBytes + 1 : wanted;
+  let buffer = Buffer.allocUnsafe(chunkBytes);
   const page = new PageAssembler(request);
   let position = 0;
   let endOfFile = false;
@@ -93,6 +98,16 @@ export async function readPage(handle: FileHandle, request: PageRequest): Promis
     page.take(chunk, position);
     position += bytesRead;
     if (page.stopped) break;
+    if (bytesRead < chunkBytes && fileBytes !== undefined && position >= fileBytes) {
+      // A short read that reached the size the file had when opened is its end.
+      endOfFile = true;
+      break;
+    }
+    if (chunkBytes < wanted) {
+      // The file changed size since it was opened: the rest is read in whole chunks.
+      chunkBytes = wanted;
+      buffer = Buffer.allocUnsafe(chunkBytes);
+    }
   }
   return page.finish(endOfFile);
 }
