@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { runJob } from './job-runner.js';
 import { serveWorkspace } from './server.js';
+import { startThreadPool } from './thread-pool.js';
 
 /** The help text of `agent-toolbelt serve-workspace`. */
 export const SERVE_WORKSPACE_HELP = `Usage: agent-toolbelt serve-workspace --root DIR [--sandbox bwrap]
@@ -49,6 +50,7 @@ export async function runServeWorkspaceCommand(args: readonly string[], serverVe
     process.stderr.write(`agent-toolbelt serve-workspace: --sandbox takes \`bwrap\`, got \`${values.sandbox}\`.\n`);
     return 2;
   }
+  startThreadPool(values.root);
   let served;
   try {
     served = serveWorkspace({
