@@ -138,28 +138,31 @@ export class Workspace {
    * @throws {PathError} when the path is empty, malformed, outside, or leads out through a link.
    */
   async resolve(input: string, options: ResolveOptions = {}): Promise<ResolvedPath> {
-    const { absolute, exists } = await this.#jail.resolve(input, options.followFinalLink ?? true);
-    return { absolute, relative: this.display(absolute), exists };
+    return (await this.#jailed(input, options)).resolved;
+  }
+
+  /** The jail's answer: the resolved path, and the `lstat` the jail took of it on the way, if it took one. */
+  async #jailed(input: string, options: ResolveOptions): Promise<{ resolved: ResolvedPath; stats: Stats | undefined }> {
+    const { absolute, exists, stats } = await this.#jail.resolve(input, options.followFinalLink ?? true);
+    return { resolved: { absolute, relative: this.display(absolute), exists }, stats };
   }
 
   /**
-   * {@link resolve}, with the `lstat` the jail took of the path on the way, when it took one
-   * and this workspace's files are the local disk the jail walked (a subclass that changes
-   * `resolve` or `lstatOrUndefined` is asked through them), so that `resolveFile` and
-   * `resolveDirectory` cost no second `lstat`.
+   * {@link resolve}, and the path's `lstat` (`undefined` when nothing is there). The jail's own
+   * `lstat` is used when it took one and this workspace's files are the local disk the jail
+   * walked, so `resolveFile` and `resolveDirectory` cost no second one; a subclass that
+   * changes `resolve` or `lstatOrUndefined` is asked through them.
    */
-  async #resolveWithStats(input: string, options: ResolveOptions): Promise<{ resolved: ResolvedPath; stats?: Stats }> {
-    if (this.resolve !== Workspace.prototype.resolve || this.lstatOrUndefined !== Workspace.prototype.lstatOrUndefined) {
-      return { resolved: await this.resolve(input, options) };
-    }
-    const { absolute, exists, stats } = await this.#jail.resolve(input, options.followFinalLink ?? true);
-    return { resolved: { absolute, relative: this.display(absolute), exists }, ...(stats === undefined ? {} : { stats }) };
+  async #resolveAndLstat(input: string, options: ResolveOptions): Promise<{ resolved: ResolvedPath; stats: Stats | undefined }> {
+    const local = this.resolve === Workspace.prototype.resolve && this.lstatOrUndefined === Workspace.prototype.lstatOrUndefined;
+    const { resolved, stats } = local ? await this.#jailed(input, options) : { resolved: await this.resolve(input, options), stats: undefined };
+    if (!resolved.exists) return { resolved, stats: undefined };
+    return { resolved, stats: stats ?? (await this.lstatOrUndefined(resolved.absolute)) };
   }
 
   /** Like {@link resolve}, but the path must exist and be a file. */
   async resolveFile(input: string, options: ResolveOptions = {}): Promise<ResolvedPath & { stats: Stats }> {
-    const { resolved, stats: known } = await this.#resolveWithStats(input, options);
-    const stats = resolved.exists ? (known ?? (await this.lstatOrUndefined(resolved.absolute))) : undefined;
+    const { resolved, stats } = await this.#resolveAndLstat(input, options);
     if (stats === undefined) {
       throw new PathError(input, 'not-found', `\`${resolved.relative}\` does not exist. Check the path with list_directory or find_files.`);
     }
@@ -172,8 +175,7 @@ export class Workspace {
 
   /** Like {@link resolve}, but the path must exist and be a folder. */
   async resolveDirectory(input: string): Promise<ResolvedPath> {
-    const { resolved, stats: known } = await this.#resolveWithStats(input, {});
-    const stats = resolved.exists ? (known ?? (await this.lstatOrUndefined(resolved.absolute))) : undefined;
+    const { resolved, stats } = await this.#resolveAndLstat(input, {});
     if (stats === undefined) {
       throw new PathError(input, 'not-found', `The folder \`${resolved.relative}\` does not exist. Check the path with list_directory.`);
     }

@@ -16,14 +16,16 @@ import type { RemoteWorkspace } from '../../src/workspace/remote/remote-workspac
 import { bundleCommand, serverPid, temporaryFolder } from './support.js';
 
 const open: RemoteWorkspace[] = [];
+/** This process's environment without `UV_THREADPOOL_SIZE`, should the runner have set one. */
+const withoutPoolSize = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[0] !== 'UV_THREADPOOL_SIZE' && entry[1] !== undefined));
 afterEach(async () => {
   await Promise.all(open.splice(0).map((workspace) => workspace.close()));
 });
 
 /** The box's pool threads, and what a command run in the box sees of `UV_THREADPOOL_SIZE`. */
-async function poolAndCommand(env?: Record<string, string>): Promise<{ threads: number; seen: string }> {
+async function poolAndCommand(env: Record<string, string>): Promise<{ threads: number; seen: string }> {
   const root = temporaryFolder();
-  const workspace = await connectWorkspace({ command: await bundleCommand(root), ...(env === undefined ? {} : { env: { ...(process.env as Record<string, string>), ...env } }) });
+  const workspace = await connectWorkspace({ command: await bundleCommand(root), env });
   open.push(workspace);
   const shell = createShellTools({ workspace });
   const result = await runTool(shell.tools.find((tool) => tool.name === 'run_shell')!, { command: 'echo "pool=[${UV_THREADPOOL_SIZE-unset}]"' }, { session: createSession(), mode: 'auto' });
@@ -39,13 +41,13 @@ describe('the box’s thread pool', () => {
   });
 
   it('has as many threads as the box has cores (two to four), and its commands see no UV_THREADPOOL_SIZE', async () => {
-    const { threads, seen } = await poolAndCommand(Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'UV_THREADPOOL_SIZE')) as Record<string, string>);
+    const { threads, seen } = await poolAndCommand(withoutPoolSize);
     expect(threads).toBe(threadPoolSize(availableParallelism()));
     expect(seen).toBe('unset');
   });
 
   it('keeps the size UV_THREADPOOL_SIZE gives, and hands the variable on to its commands', async () => {
-    const { threads, seen } = await poolAndCommand({ UV_THREADPOOL_SIZE: '5' });
+    const { threads, seen } = await poolAndCommand({ ...withoutPoolSize, UV_THREADPOOL_SIZE: '5' });
     expect(threads).toBe(5);
     expect(seen).toBe('5');
   });
