@@ -6,8 +6,8 @@
  * as cores: 20 `read_file` calls at once on a 2-core box took 8.9–11.1 ms with four threads and
  * 7.9–8.1 ms with two (`node --import tsx test/bench/issue-30.ts remote`, five runs each). So
  * the pool gets as many threads as the box has cores, at least two and at most libuv's four,
- * unless `UV_THREADPOOL_SIZE` says otherwise. The variable is set only while the pool starts: the programs the box runs never
- * see it.
+ * unless `UV_THREADPOOL_SIZE` says otherwise. The variable is set only while the pool starts:
+ * the programs the box runs never see it.
  */
 import * as fs from 'node:fs';
 import { availableParallelism } from 'node:os';

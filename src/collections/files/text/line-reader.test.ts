@@ -143,5 +143,4 @@ describe('a page decoded a chunk at a time and a line at a time', () => {
     // The cases that take the shared decoding are most of them, not a rare few.
     expect(decodedTogether).toBeGreaterThan(2_000);
   });
-
 });

@@ -199,8 +199,8 @@ export class PageAssembler {
 
   /**
    * Shows the whole lines `chunk` holds from `index` (where a line starts) with one decoding
-   * for all of them: a tenth of the cost of decoding each line on its own, which is what
-   * {@link #showLineFrom} does. The bytes up to the chunk's last line break are decoded at
+   * for all of them and no copy of their bytes: about a tenth of what decoding and copying
+   * each line on its own costs, which is what {@link #showLineFrom} does. The bytes up to the chunk's last line break are decoded at
    * once; when they hold a NUL byte or are not UTF-8, or a line is longer than a shown line
    * may be, the lines are left to {@link #showLineFrom}, which finds the exact line and says
    * what it holds. Returns where it stopped in `chunk`.
@@ -216,8 +216,7 @@ export class PageAssembler {
     } catch {
       return this.#showLineFrom(chunk, index);
     }
-    const { maxCharacters, maxLineLength, endLine } = this.#request;
-    const limit = maxCharacters - PAGE_RESERVE;
+    const { maxLineLength } = this.#request;
     let at = index;
     let from = 0;
     while (this.#phase === 'show' && at <= lastNewline) {
@@ -225,23 +224,13 @@ export class PageAssembler {
       let line = text.slice(from, newlineInText);
       // A line that is cut is shown by the bytes it keeps; that count is {@link #showLineFrom}'s.
       if (line.length > maxLineLength) return this.#showLineFrom(chunk, at);
-      const newline = chunk.indexOf(10, at);
-      const lineNumber = this.#lineNumber;
-      if (lineNumber === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+      line = withoutByteOrderMark(line, this.#lineNumber);
       if (line.endsWith('\r')) line = line.slice(0, -1);
-      this.#lastByteWasCarriageReturn = newline > at ? chunk[newline - 1] === 13 : this.#lastByteWasCarriageReturn;
       this.#newlines += 1;
-      at = newline + 1;
+      at = chunk.indexOf(10, at) + 1;
       from = newlineInText + 1;
-      const shown = `${lineNumber}: ${line}`;
-      if (this.#characters + shown.length + 1 > limit && this.#lines.length > 0) {
-        this.#stop({ type: 'limit', line: lineNumber }, 'count');
-        return at;
-      }
-      this.#lines.push(shown);
-      this.#characters += shown.length + 1;
-      this.#lineNumber += 1;
-      if (this.#lineNumber > endLine) this.#stop({ type: 'end-line' }, 'count');
+      // (`#lastByteWasCarriageReturn` is not kept here: only a cut line reads it, and such a line sets it itself.)
+      if (this.#pushLine(`${this.#lineNumber}: ${line}`)) this.#nextLine();
     }
     return at;
   }
@@ -259,10 +248,25 @@ export class PageAssembler {
     this.#lastByteWasCarriageReturn = lineEnd > index ? chunk[lineEnd - 1] === 13 : this.#lastByteWasCarriageReturn;
     this.#newlines += 1;
     // A line that did not fit is counted as seen all the same, so the total stays right.
-    if (!this.#finishLine()) return newline + 1;
+    if (this.#finishLine()) this.#nextLine();
+    return newline + 1;
+  }
+
+  /** Adds a formatted line to the page; false (and the page stops) when it does not fit. */
+  #pushLine(shown: string): boolean {
+    if (this.#characters + shown.length + 1 > this.#request.maxCharacters - PAGE_RESERVE && this.#lines.length > 0) {
+      this.#stop({ type: 'limit', line: this.#lineNumber }, 'count');
+      return false;
+    }
+    this.#lines.push(shown);
+    this.#characters += shown.length + 1;
+    return true;
+  }
+
+  /** Moves on past a line shown; the page stops at `endLine`. */
+  #nextLine(): void {
     this.#lineNumber += 1;
     if (this.#lineNumber > this.#request.endLine) this.#stop({ type: 'end-line' }, 'count');
-    return newline + 1;
   }
 
   /** Adds bytes of the line being assembled: its first ones are kept to be shown, the rest only counted. */
@@ -286,7 +290,7 @@ export class PageAssembler {
 
   /** Formats the assembled line; false when it did not fit (or could not be decoded). */
   #finishLine(): boolean {
-    const { maxCharacters, maxLineLength } = this.#request;
+    const { maxLineLength } = this.#request;
     const lineNumber = this.#lineNumber;
     let bytes = this.#headParts.length === 1 ? this.#headParts[0]! : Buffer.concat(this.#headParts);
     const wasCut = this.#restBytes > 0;
@@ -298,18 +302,12 @@ export class PageAssembler {
       this.#stop({ type: 'not-utf8', line: lineNumber }, 'stopped');
       return false;
     }
-    if (lineNumber === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    text = withoutByteOrderMark(text, lineNumber);
     if (!wasCut && text.endsWith('\r')) text = text.slice(0, -1);
     let restOfLine = this.#restCharacters;
     if (wasCut && restOfLine > 0 && this.#lastByteWasCarriageReturn) restOfLine -= 1;
     if (wasCut || text.length > maxLineLength) this.#cutLines += 1;
-    const shown = `${lineNumber}: ${cutLine(text, maxLineLength, wasCut ? restOfLine : 0)}`;
-    if (this.#characters + shown.length + 1 > maxCharacters - PAGE_RESERVE && this.#lines.length > 0) {
-      this.#stop({ type: 'limit', line: lineNumber }, 'count');
-      return false;
-    }
-    this.#lines.push(shown);
-    this.#characters += shown.length + 1;
+    if (!this.#pushLine(`${lineNumber}: ${cutLine(text, maxLineLength, wasCut ? restOfLine : 0)}`)) return false;
     this.#headParts = [];
     this.#headBytes = 0;
     this.#restBytes = 0;
@@ -322,6 +320,11 @@ export class PageAssembler {
     this.#end = reason;
     this.#phase = nextPhase;
   }
+}
+
+/** Line 1's text without a UTF-8 byte order mark, which is not shown. */
+function withoutByteOrderMark(text: string, lineNumber: number): string {
+  return lineNumber === 1 && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** Counts `\n` bytes. */
