@@ -368,7 +368,9 @@ const cases: Record<string, () => Promise<void>> = {
   include: () => treeCases(INCLUDE),
   mcp: mcpCase,
   unjudged: () => treeCases(UNJUDGED),
-  remote: async () => addRow(await remoteConcurrentReads()),
+  remote: async () => {
+    for (const row of await remoteConcurrentReads()) addRow(row);
+  },
 };
 
 export async function run(words: readonly string[] = []): Promise<void> {
