@@ -5,10 +5,10 @@
  * goes first, medians of 31 batches after 3 untimed ones. Target: at most 1.3× local.
  *
  * A second row says where the time goes: the CPU a batch costs, every thread of both
- * processes counted (the scheduler's own figure, `/proc/<pid>/task/<tid>/schedstat`), remote
- * against local, how many cores each side kept busy, and the ratio's floor: the remote side's
- * CPU spread over every core of the machine, against local's time. Above 1.3×, no scheduling
- * of the same work can meet the target; only less CPU can.
+ * processes counted (`/proc/<pid>/stat`, over 150 batches a side), remote against local, how
+ * many cores each side kept busy, and the ratio's floor: the remote side's CPU spread over
+ * every core of the machine, against local's time. Above 1.3×, no scheduling of the same work
+ * can meet the target; only less CPU can.
  *
  * Runs from test/bench/issue-30.ts (`node --import tsx test/bench/issue-30.ts remote`).
  */
@@ -22,7 +22,7 @@ import type { ToolCollection } from '../../src/tool.js';
 import { connectWorkspace } from '../../src/workspace/remote/connect.js';
 import { Workspace } from '../../src/workspace/workspace.js';
 import { bundleCommand, serverPid, temporaryFolder } from '../remote/support.js';
-import { compare, ms, ratio, type SummaryRow } from './harness.js';
+import { compare, ms, processCpuMs, ratio, type SummaryRow } from './harness.js';
 
 const CALLS = 20;
 const TARGET = 1.3;
@@ -45,33 +45,14 @@ async function batch(files: ToolCollection, session: Session): Promise<number> {
   return results.reduce((sum, result) => sum + result.text.length, 0);
 }
 
-/**
- * CPU time of every thread of `pid` so far, in ms (Linux; undefined where `/proc` has no
- * schedstat). A thread that ended between two readings takes its time with it: the bench's
- * threads (libuv's pool, V8's helpers) live as long as their process.
- */
-function processCpuMs(pid: number): number | undefined {
-  const tasks = `/proc/${pid}/task`;
-  if (!fs.existsSync(tasks)) return undefined;
-  let nanoseconds = 0;
-  for (const task of fs.readdirSync(tasks)) {
-    try {
-      nanoseconds += Number(fs.readFileSync(`${tasks}/${task}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // The thread ended while it was being read.
-    }
-  }
-  return nanoseconds / 1e6;
-}
-
-/** CPU per batch of `run` over {@link CPU_BATCHES} batches, counted in the processes `pids`, and the wall time per batch. */
+/** CPU per batch of `run` over {@link CPU_BATCHES} batches, counted in the processes `pids`, and the wall time per batch (undefined without `/proc`). */
 async function cpuPerBatch(run: () => Promise<number>, pids: readonly number[]): Promise<{ cpu: number[]; wall: number } | undefined> {
+  if (!fs.existsSync('/proc/self/stat')) return undefined;
   const before = pids.map(processCpuMs);
-  if (before.some((value) => value === undefined)) return undefined;
   const started = performance.now();
   for (let index = 0; index < CPU_BATCHES; index += 1) await run();
   const wall = (performance.now() - started) / CPU_BATCHES;
-  return { cpu: pids.map((pid, index) => (processCpuMs(pid)! - before[index]!) / CPU_BATCHES), wall };
+  return { cpu: pids.map((pid, index) => (processCpuMs(pid) - before[index]!) / CPU_BATCHES), wall };
 }
 
 /** The two rows, with the machine's load average beside the first (the two sides compete for its cores). */

@@ -34,7 +34,7 @@ import { SEARCHES_AT_ONCE } from '../../src/collections/files/search/worker-pool
 import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
 import { Workspace } from '../../src/workspace/workspace.js';
-import { median, ms, printTable, ratio, record } from './harness.js';
+import { median, ms, printTable, processCpuMs, ratio, record } from './harness.js';
 import { remoteConcurrentReads } from './issue-30-remote.js';
 import { smallTree } from './server.js';
 
@@ -265,13 +265,6 @@ const INCLUDE: readonly TreeCase[] = [
 /** Sessions calling at once in the `mcp` row. */
 const MCP_SESSIONS = 20;
 
-/** CPU milliseconds (all threads) the process `pid` has used, from `/proc` (Linux; 10 ms ticks). */
-function serverCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime, fields 14 and 15 of the whole line: 12 and 13 after the name.
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
 /** CPU ms by thread name of the process `pid` (a diagnostic: `BENCH_THREADS=1`), or per search since `since`. */
 function threadCpu(pid: number, since?: Map<string, number>, searches = 1): Map<string, number> {
   const byName = new Map<string, number>();
@@ -316,16 +309,16 @@ async function mcpCase(): Promise<void> {
     // Warm: every session once, the search workers started.
     for (const client of clients) await search(client);
     const alone: number[] = [];
-    const aloneCpu = serverCpuMs(child.pid!);
+    const aloneCpu = processCpuMs(child.pid!);
     const threadsAlone = threadCpu(child.pid!);
     for (let round = 0; round < 10; round += 1) alone.push(await search(clients[round % clients.length]!));
-    const cpuPerSearchAlone = (serverCpuMs(child.pid!) - aloneCpu) / alone.length;
+    const cpuPerSearchAlone = (processCpuMs(child.pid!) - aloneCpu) / alone.length;
     const aloneByThread = threadCpu(child.pid!, threadsAlone, alone.length);
     const together: number[] = [];
-    const togetherCpu = serverCpuMs(child.pid!);
+    const togetherCpu = processCpuMs(child.pid!);
     const threadsTogether = threadCpu(child.pid!);
     for (let round = 0; round < 3; round += 1) together.push(...(await Promise.all(clients.map(search))));
-    const cpuPerSearchTogether = (serverCpuMs(child.pid!) - togetherCpu) / together.length;
+    const cpuPerSearchTogether = (processCpuMs(child.pid!) - togetherCpu) / together.length;
     if (process.env.BENCH_THREADS) console.log(aloneByThread, threadCpu(child.pid!, threadsTogether, together.length));
     together.sort((a, b) => a - b);
     const at = (fraction: number): number => together[Math.min(together.length - 1, Math.floor(fraction * together.length))]!;
