@@ -176,6 +176,23 @@ export async function run(): Promise<void> {
     }
     const worst = (values: number[]) => Math.max(...values);
 
+    // Whole 4 MB files over the connection, against the same on local disk: the long strings
+    // (a file's base64, a create_file's content) travel attached, not escaped into the JSON.
+    const localWorkspace = new Workspace(localRoot);
+    fs.writeFileSync(path.join(localRoot, 'big.txt'), big);
+    const wholeRead = await compare(
+      () => remote.readFile(path.join(remote.root, 'big.txt')),
+      () => localWorkspace.readFile(path.join(localRoot, 'big.txt')),
+      { runs: 7 },
+    );
+    const localFiles = createFileTools({ workspace: localWorkspace, ripgrep: false });
+    const createBig = async (files: ToolCollection, folder: string) => {
+      const result = await succeed(tool(files, 'create_file'), { path: 'big-copy.txt', content: big }, { session: createSession(), mode: 'auto' });
+      fs.rmSync(path.join(folder, 'big-copy.txt'));
+      return result;
+    };
+    const wholeCreate = await compare(() => createBig(far, root), () => createBig(localFiles, localRoot), { runs: 7 });
+
     const rows: [string, { ours: number; reference: number; ratio: number }, string, string][] = [
       ['read_file, 200 lines', read, 'within 2 ms', verdict(read.ours - read.reference, 2)],
       ['edit_file, one line (two edits a run)', edit, 'within 2 ms an edit', verdict((edit.ours - edit.reference) / 2, 2)],
@@ -186,6 +203,8 @@ export async function run(): Promise<void> {
       ['find_files, 600 files', find, '-', '-'],
       ['20 concurrent read_file, one connection', concurrent, '-', '-'],
       ['20 concurrent mixed calls, one connection', concurrentMixed, '-', '-'],
+      ['workspace.readFile of 4 MB (per-operation path)', wholeRead, '-', '-'],
+      ['create_file of a 4 MB file', wholeCreate, '-', '-'],
     ];
     printTable([['case', 'remote', 'local', 'ratio', 'target', 'verdict'], ...rows.map(([label, result, target, met]) => [label, ms(result.ours), ms(result.reference), ratio(result.ratio), target, met])]);
     for (const [label, result, target, met] of rows) {

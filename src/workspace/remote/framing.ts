@@ -1,7 +1,7 @@
 /**
  * @module The protocol's framing on a byte stream, both ends: `Content-Length` headers and
- * UTF-8 JSON bodies, exactly the bytes `vscode-jsonrpc`'s stream reader and writer use (so
- * either end may run an older package that uses those), written and read in batches.
+ * UTF-8 JSON bodies, the bytes `vscode-jsonrpc`'s stream reader and writer use, written and
+ * read in batches; a message's long strings travel as UTF-8 after its JSON (`attachments.ts`).
  *
  * Why not the library's own stream reader and writer: each hands one message per event-loop
  * turn (a semaphore that waits on `setImmediate`) and the writer makes two writes a message,
@@ -13,11 +13,14 @@
  * The connection itself (ids, cancellation, dispatch) stays `vscode-jsonrpc`'s.
  */
 import type { Readable, Writable } from 'node:stream';
+import { ATTACHMENTS_HEADER, attachmentsHeader, joinMessage, parseAttachmentsHeader, splitMessage, type AttachmentPath } from './attachments.js';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable, type DataCallback, type Message, type MessageReader, type MessageWriter } from 'vscode-jsonrpc/node';
 
 const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
 /** A header longer than this is not the protocol (ours are about 25 bytes). */
 const MAX_HEADER_BYTES = 8 * 1024;
+/** The longest table of attached strings a header carries, well inside {@link MAX_HEADER_BYTES}. */
+const MAX_TABLE_BYTES = 4 * 1024;
 /**
  * A body longer than this is decoded in an event-loop turn of its own (a 1 MB piece of a file
  * is about 1.4 MB of JSON), so that its decoding and the work its answer starts (decoding the
@@ -36,8 +39,10 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
   #pendingBytes = 0;
   /** The body length of the message being read, or -1 while its header is. */
   #bodyBytes = -1;
+  /** The strings carried after the JSON of the message being read, if its header names any. */
+  #attached: Attached | undefined;
   /** Whole bodies waiting behind a large one that is decoded in a turn of its own, in order. */
-  #waiting: Buffer[] | undefined;
+  #waiting: Body[] | undefined;
 
   constructor(readable: Readable) {
     super();
@@ -66,9 +71,10 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
         if (this.#bodyBytes === -1 && !this.#readHeader()) return;
         if (this.#pendingBytes < this.#bodyBytes) return;
         const all = this.#joined();
-        const body = all.subarray(0, this.#bodyBytes);
+        const body: Body = { bytes: all.subarray(0, this.#bodyBytes), attached: this.#attached };
         this.#keep(all.subarray(this.#bodyBytes));
         this.#bodyBytes = -1;
+        this.#attached = undefined;
         this.#deliver(body, callback);
       }
     } catch (error) {
@@ -76,18 +82,19 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
       this.#pending = [];
       this.#pendingBytes = 0;
       this.#bodyBytes = -1;
+      this.#attached = undefined;
       this.fireError(error);
     }
   }
 
   /** Hands the body's message on now, or after the large one before it, or (a large one) in a turn of its own. */
-  #deliver(body: Buffer, callback: DataCallback): void {
+  #deliver(body: Body, callback: DataCallback): void {
     if (this.#waiting !== undefined) {
       this.#waiting.push(body);
       return;
     }
-    if (body.length <= LARGE_BODY_BYTES) {
-      callback(JSON.parse(body.toString('utf8')) as Message);
+    if (body.bytes.length <= LARGE_BODY_BYTES) {
+      callback(decodeBody(body));
       return;
     }
     this.#waiting = [body];
@@ -95,7 +102,7 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
       const waiting = this.#waiting!;
       this.#waiting = undefined;
       try {
-        callback(JSON.parse(waiting[0]!.toString('utf8')) as Message);
+        callback(decodeBody(waiting[0]!));
         for (const next of waiting.slice(1)) this.#deliver(next, callback);
       } catch (error) {
         this.fireError(error);
@@ -112,18 +119,24 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
       return false;
     }
     let length: number | undefined;
+    let attached: Attached | undefined;
     for (const line of all.toString('latin1', 0, end).split('\r\n')) {
       const colon = line.indexOf(':');
       if (colon === -1) throw new Error(`Message header must separate key and value using ':'\n${line}`);
       const name = line.slice(0, colon).trim().toLowerCase();
       const value = line.slice(colon + 1).trim();
       if (name === 'content-length') length = Number.parseInt(value, 10);
+      else if (name === ATTACHMENTS_HEADER.toLowerCase()) attached = parseAttachmentsHeader(value);
       else if (name === 'content-type' && !/charset=utf-?8/i.test(value) && /charset=/i.test(value)) throw new Error(`Unsupported charset in ${value}.`);
     }
     if (length === undefined) throw new Error(`Header must provide a Content-Length property.\n${all.toString('latin1', 0, end)}`);
     if (!Number.isSafeInteger(length) || length < 0) throw new Error(`Content-Length value must be a number. Got ${String(length)}`);
+    if (attached !== undefined && attached.lengths.reduce((sum, bytes) => sum + bytes, 0) > length) {
+      throw new Error(`${ATTACHMENTS_HEADER} counts more bytes than the Content-Length of ${length}.`);
+    }
     this.#keep(all.subarray(end + HEADER_END.length));
     this.#bodyBytes = length;
+    this.#attached = attached;
     return true;
   }
 
@@ -139,11 +152,39 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
   }
 }
 
+/** What a header says of the strings after the JSON: where each goes, and its UTF-8 bytes. */
+interface Attached {
+  readonly paths: readonly AttachmentPath[];
+  readonly lengths: readonly number[];
+}
+
+/** A message's whole body, and the strings its header says follow the JSON. */
+interface Body {
+  readonly bytes: Buffer;
+  readonly attached: Attached | undefined;
+}
+
+/** The message a body holds, its strings put back. */
+function decodeBody({ bytes, attached }: Body): Message {
+  if (attached === undefined) return JSON.parse(bytes.toString('utf8')) as Message;
+  let end = bytes.length;
+  const strings: string[] = new Array(attached.lengths.length);
+  for (let index = attached.lengths.length - 1; index >= 0; index -= 1) {
+    const start = end - attached.lengths[index]!;
+    strings[index] = bytes.toString('utf8', start, end);
+    end = start;
+  }
+  return joinMessage(JSON.parse(bytes.toString('utf8', 0, end)), attached.paths, strings) as Message;
+}
+
 /** One message waiting for the end of the turn. */
 interface Queued {
   readonly header: string;
-  /** Encoded when the message is written, so that a turn's write only hands buffers to the system. */
-  readonly body: Buffer;
+  /**
+   * Encoded when the message is written, so that a turn's write only hands buffers to the
+   * system: the JSON, then each attached string.
+   */
+  readonly body: readonly Buffer[];
   readonly message: Message;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
@@ -170,15 +211,16 @@ export class BatchedMessageWriter extends AbstractMessageWriter implements Messa
   }
 
   write(message: Message): Promise<void> {
-    let body: Buffer;
+    let header: string;
+    let body: Buffer[];
     try {
-      body = Buffer.from(JSON.stringify(message), 'utf8');
+      ({ header, body } = encodeMessage(message));
     } catch (error) {
       this.fireError(error, message);
       return Promise.reject(error);
     }
     return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ header: `Content-Length: ${body.length}\r\n\r\n`, body, message, resolve, reject });
+      this.#queue.push({ header, body, message, resolve, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(() => this.#flush());
@@ -199,7 +241,9 @@ export class BatchedMessageWriter extends AbstractMessageWriter implements Messa
     writable.cork();
     for (const item of batch) {
       writable.write(item.header, 'latin1');
-      writable.write(item.body, (error) => (error === undefined || error === null ? item.resolve() : this.#failed(error, item)));
+      const last = item.body.length - 1;
+      for (let index = 0; index < last; index += 1) writable.write(item.body[index]);
+      writable.write(item.body[last], (error) => (error === undefined || error === null ? item.resolve() : this.#failed(error, item)));
     }
     writable.uncork();
   }
@@ -213,4 +257,23 @@ export class BatchedMessageWriter extends AbstractMessageWriter implements Messa
   end(): void {
     this.#writable.end();
   }
+}
+
+/** A message's header and body: its JSON, and after it the UTF-8 bytes of each long string. */
+function encodeMessage(message: Message): { header: string; body: Buffer[] } {
+  const { json, strings } = splitMessage(message);
+  const body = [Buffer.from(json, 'utf8')];
+  if (strings.length === 0) return { header: `Content-Length: ${body[0]!.length}\r\n\r\n`, body };
+  for (const { text } of strings) body.push(Buffer.from(text, 'utf8'));
+  const length = body.reduce((sum, bytes) => sum + bytes.length, 0);
+  const table = attachmentsHeader(
+    strings.map(({ path }) => path),
+    body.slice(1).map((bytes) => bytes.length),
+  );
+  // Paths through very long keys would make a header the reader refuses: such a message goes whole.
+  if (table.length > MAX_TABLE_BYTES) {
+    const whole = Buffer.from(JSON.stringify(message), 'utf8');
+    return { header: `Content-Length: ${whole.length}\r\n\r\n`, body: [whole] };
+  }
+  return { header: `Content-Length: ${length}\r\n${ATTACHMENTS_HEADER}: ${table}\r\n\r\n`, body };
 }

@@ -4,7 +4,8 @@
  * method with its parameters and result, the notifications, and the error codes. JSON-RPC 2.0
  * with `Content-Length` framing over stdio, through `vscode-jsonrpc`'s connection; the framing
  * itself (the bytes of the library's own stream reader and writer, read and written a turn's
- * messages at a time) is in `framing.ts`, and nothing else in the package knows it.
+ * messages at a time, long strings carried after the JSON) is in `framing.ts` and
+ * `attachments.ts`, and nothing else in the package knows it.
  *
  * Paths on the wire are the box's own absolute paths, as the box's jail returned them; the
  * server checks every one of them again against its root before it touches the disk, so the
@@ -21,7 +22,8 @@ export const PROTOCOL_NAME = 'agent-toolbelt-workspace';
  * The protocol version. Both ends must speak the same one: a server that answers with another
  * is refused with a message naming both, so an old package in the box is found at connect time.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
+// 3: long strings travel after a message's JSON (`attachments.ts`), which version 2 cannot read.
 
 /** `fs.Stats` as numbers; the caller rebuilds a `Stats`-shaped object from it. */
 export interface WireStats {
