@@ -33,6 +33,12 @@ export const ATTACHMENTS_HEADER = 'Content-Attachments';
 /** Where in the message a string goes: its keys and indexes from the top. */
 export type AttachmentPath = readonly (string | number)[];
 
+/** What a header says of the strings after a message's JSON: where each goes, and its UTF-8 bytes, in order. */
+export interface AttachmentTable {
+  readonly paths: readonly AttachmentPath[];
+  readonly lengths: readonly number[];
+}
+
 /** A message ready for the wire: its JSON and the strings taken out of it. */
 export interface SplitMessage {
   readonly json: string;
@@ -90,7 +96,7 @@ export function attachmentsHeader(paths: readonly AttachmentPath[], lengths: rea
 }
 
 /** The header's value read back; throws, naming what is wrong, on anything this writer would not write. */
-export function parseAttachmentsHeader(value: string): { paths: AttachmentPath[]; lengths: number[] } {
+export function parseAttachmentsHeader(value: string): AttachmentTable {
   let table: unknown;
   try {
     table = JSON.parse(value);

@@ -13,7 +13,7 @@
  * The connection itself (ids, cancellation, dispatch) stays `vscode-jsonrpc`'s.
  */
 import type { Readable, Writable } from 'node:stream';
-import { ATTACHMENTS_HEADER, attachmentsHeader, joinMessage, parseAttachmentsHeader, splitMessage, type AttachmentPath } from './attachments.js';
+import { ATTACHMENTS_HEADER, attachmentsHeader, joinMessage, parseAttachmentsHeader, splitMessage, type AttachmentTable } from './attachments.js';
 import { AbstractMessageReader, AbstractMessageWriter, Disposable, type DataCallback, type Message, type MessageReader, type MessageWriter } from 'vscode-jsonrpc/node';
 
 const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
@@ -40,7 +40,7 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
   /** The body length of the message being read, or -1 while its header is. */
   #bodyBytes = -1;
   /** The strings carried after the JSON of the message being read, if its header names any. */
-  #attached: Attached | undefined;
+  #attached: AttachmentTable | undefined;
   /** Whole bodies waiting behind a large one that is decoded in a turn of its own, in order. */
   #waiting: Body[] | undefined;
 
@@ -119,7 +119,7 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
       return false;
     }
     let length: number | undefined;
-    let attached: Attached | undefined;
+    let attached: AttachmentTable | undefined;
     for (const line of all.toString('latin1', 0, end).split('\r\n')) {
       const colon = line.indexOf(':');
       if (colon === -1) throw new Error(`Message header must separate key and value using ':'\n${line}`);
@@ -152,16 +152,10 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
   }
 }
 
-/** What a header says of the strings after the JSON: where each goes, and its UTF-8 bytes. */
-interface Attached {
-  readonly paths: readonly AttachmentPath[];
-  readonly lengths: readonly number[];
-}
-
 /** A message's whole body, and the strings its header says follow the JSON. */
 interface Body {
   readonly bytes: Buffer;
-  readonly attached: Attached | undefined;
+  readonly attached: AttachmentTable | undefined;
 }
 
 /** The message a body holds, its strings put back. */
