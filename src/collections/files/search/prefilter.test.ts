@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileRequiredText } from './prefilter.js';
+import { compileRequiredText, literalFinders } from './prefilter.js';
 import { requiredText } from './required-literals.js';
 
 describe('requiredText', () => {
@@ -119,5 +119,49 @@ describe('compileRequiredText', () => {
       }
     }
     expect(checked).toBeGreaterThan(800);
+  });
+});
+
+describe('literalFinders', () => {
+  it('find each literal where a plain search of the bytes does, from any place (random literals and texts)', () => {
+    // A fixed-seed generator, so a failure can be replayed; few letters, so near misses are many.
+    let seed = 30303;
+    const random = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const allLetters = ['a', 'b', 'A', 'B', 'q', 'x', '_', 'é', '\n', 'z'];
+    let letters = allLetters;
+    const text = (length: number): string => Array.from({ length }, () => letters[Math.floor(random() * letters.length)]).join('');
+    /** Where `literal` first is at or after `from`: its bytes, or (caseless, ASCII) its bytes in any case. */
+    const plainSearch = (bytes: Buffer, literal: string, caseless: boolean, from: number): number => {
+      if (!caseless) return bytes.indexOf(Buffer.from(literal, 'utf8'), from);
+      const folded = Buffer.from(bytes.toString('latin1').toLowerCase(), 'latin1');
+      return folded.indexOf(Buffer.from(literal.toLowerCase(), 'latin1'), from);
+    };
+    let found = 0;
+    for (let round = 0; round < 3000; round += 1) {
+      const caseless = random() < 0.3;
+      // Two letters now and then: literals that overlap themselves (`aaaaaaab`, `abababab`).
+      letters = random() < 0.4 ? ['a', 'b'] : allLetters;
+      // Short and long literals alike: a long one is looked for by a piece of it.
+      let literal = text(1 + Math.floor(random() * 14));
+      if (caseless) literal = literal.replace(/[^\x00-\x7f]/g, 'b');
+      const [find] = literalFinders({ literals: [literal], caseless, unicodeFolds: false, plain: true });
+      // Texts that hold the literal, a start of it, or a start of it run into the whole (`aab` + `aaab`: a near miss one place before the match), among random letters.
+      const piece = (): string => {
+        const cut = literal.slice(0, Math.floor(random() * (literal.length + 1)));
+        const kind = random();
+        return kind < 0.35 ? cut : kind < 0.6 ? cut + literal : text(Math.floor(random() * 8));
+      };
+      const pieces = Array.from({ length: Math.floor(random() * 6) }, piece);
+      const bytes = Buffer.from(pieces.join(''), 'utf8');
+      for (let from = 0; from <= bytes.length; from += 1 + Math.floor(random() * 3)) {
+        const expected = plainSearch(bytes, literal, caseless, from);
+        if (expected !== -1) found += 1;
+        expect([literal, caseless, bytes.toString('latin1'), from, find!(bytes, from)]).toEqual([literal, caseless, bytes.toString('latin1'), from, expected]);
+      }
+    }
+    expect(found).toBeGreaterThan(1000);
   });
 });
