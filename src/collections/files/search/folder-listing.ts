@@ -87,7 +87,20 @@ export interface ListingContext {
 export function includer(include: IncludePattern | undefined): (fromStart: string) => boolean {
   if (include === undefined) return () => true;
   const regex = new RegExp(include.source, include.flags);
-  return (fromStart) => fromStart === include.glob || regex.test(include.basename ? fromStart.slice(fromStart.lastIndexOf('/') + 1) : fromStart);
+  const tail = plainTail(include);
+  // Most names fail the plain tail (`.md` of `*.md`), a string comparison, before the regular expression runs.
+  return (fromStart) => fromStart === include.glob || (fromStart.endsWith(tail) && regex.test(include.basename ? fromStart.slice(fromStart.lastIndexOf('/') + 1) : fromStart));
+}
+
+/**
+ * The text every path the glob takes ends with: the run of plain characters (letters,
+ * digits, `_`, `.`, `-`) that ends it, as `.md` of `*.md` and `.test.ts` of `src/**\/*.test.ts`;
+ * `''` when it ends with a wildcard, a class, a brace or a group, when it is negated (`!`),
+ * and when case is ignored.
+ */
+export function plainTail(include: Pick<IncludePattern, 'glob' | 'flags'>): string {
+  if (include.flags.includes('i') || include.glob.startsWith('!')) return '';
+  return /[\w.-]*$/.exec(include.glob)![0];
 }
 
 /** A folder test from `include.folders`: the patterns of the folders a match can lie under (see `glob-prefix.ts`). */

@@ -8,7 +8,7 @@ import { createSession } from '../../../session.js';
 import { Workspace } from '../../../workspace/workspace.js';
 import { globFolders } from './glob-prefix.js';
 import { compileGlob, globForWorker, SMALL_FOLDER_NAMES } from '../find-files.js';
-import { findInSmallFolder } from './folder-listing.js';
+import { findInSmallFolder, includer, plainTail } from './folder-listing.js';
 import { findInWorker } from './worker-pool.js';
 import { createReadOnlyFileTools } from '../read-tools.js';
 
@@ -203,18 +203,48 @@ describe('find_files with the walk started at the glob and folders pruned', () =
 });
 
 describe('globForWorker', () => {
-  it('matches exactly the paths compileGlob matches', () => {
+  /** Paths of a few levels made of `parts`. */
+  const somePaths = (next: () => number, parts: readonly string[], count: number): string[] =>
+    Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(next() * 4) }, () => parts[Math.floor(next() * parts.length)]!).join('/'));
+
+  it('matches exactly the paths compileGlob matches, in the include test of the worker', () => {
     const globs = ['*.ts', '**/*.ts', 'src/*.ts', 'src/**', '*.{md,txt}', 'a?c.js', '[ab]*.md', '.*', 'f1*', 'src/deep/**/*.ts', './src/*.ts', '/a/b/*', 'node_modules', '*'];
+    globs.push('*.test.ts', 'src/**/*.test.ts', '!*.md', '*.+(md)', 'a\\.md', '*[.]md', '*.m?', '*.', '**/x-y_z.md', 'y.md', '*.MD', '@(a|b).md');
     const next = random(3);
-    const parts = ['src', 'deep', 'a', 'b', 'abc.js', 'x.ts', 'y.md', '.hidden', 'f10.txt', 'node_modules', 'README', 'a.b.ts'];
-    const paths = Array.from({ length: 400 }, () => Array.from({ length: 1 + Math.floor(next() * 4) }, () => parts[Math.floor(next() * parts.length)]!).join('/'));
+    const parts = ['src', 'deep', 'a', 'b', 'abc.js', 'x.ts', 'y.md', '.hidden', 'f10.txt', 'node_modules', 'README', 'a.b.ts', 'x.test.ts', 'a.md', 'b.MD', '.md', 'x-y_z.md', 'md'];
+    const paths = somePaths(next, parts, 600);
     for (const glob of globs) {
       const expected = compileGlob(glob, 'include');
-      const pattern = globForWorker(glob);
-      const regex = new RegExp(pattern.source, pattern.flags);
-      const worker = (fromStart: string): boolean =>
-        fromStart === pattern.glob || regex.test(pattern.basename ? fromStart.slice(fromStart.lastIndexOf('/') + 1) : fromStart);
+      const worker = includer(globForWorker(glob));
       for (const candidate of paths) expect([glob, candidate, worker(candidate)]).toEqual([glob, candidate, expected(candidate)]);
     }
+  });
+
+  it('matches exactly as compileGlob on random globs, whatever plain text ends them', () => {
+    const next = random(11);
+    const tokens = ['*', '**', '?', '.', 'md', 'ts', '/', 'a', '[ab]', '{md,ts}', '!', '-', '_', '\\.', '+(md)', 'x.md', '.ts', '@(a|b)'];
+    const parts = ['a', 'b', 'a.md', 'b.ts', '.ts', 'x.md', 'amd', 'a-b.md', 'a_.ts', '.', 'ab', 'md', 'a.md.ts', 'a.b'];
+    const paths = somePaths(next, parts, 300);
+    let compared = 0;
+    for (let index = 0; index < 400; index += 1) {
+      const glob = Array.from({ length: 1 + Math.floor(next() * 4) }, () => tokens[Math.floor(next() * tokens.length)]!).join('');
+      let expected: (fromStart: string) => boolean;
+      try {
+        expected = compileGlob(glob, 'include');
+      } catch {
+        continue; // Refused on the main thread (too many stars, or not a glob): never reaches the worker.
+      }
+      const worker = includer(globForWorker(glob));
+      for (const candidate of paths) expect([glob, candidate, worker(candidate)]).toEqual([glob, candidate, expected(candidate)]);
+      compared += 1;
+    }
+    expect(compared).toBeGreaterThan(300);
+  });
+
+  it('names the plain text a glob ends with, and none where a match may end otherwise', () => {
+    expect(plainTail({ glob: '*.md', flags: '' })).toBe('.md');
+    expect(plainTail({ glob: 'src/**/*.test.ts', flags: '' })).toBe('.test.ts');
+    for (const glob of ['*.{md,ts}', '*.+(md)', '!*.md', '*.m?', 'src/**', '*[.]']) expect([glob, plainTail({ glob, flags: '' })]).toEqual([glob, '']);
+    expect(plainTail({ glob: '*.md', flags: 'i' })).toBe('');
   });
 });

@@ -51,7 +51,7 @@ const LONG_S = Buffer.from('\u017f', 'utf8');
 
 /**
  * Where a literal next occurs in a file's bytes at or after `from`, or -1: `Buffer.indexOf`
- * for a case-sensitive one, its rarest character in both cases for a caseless one.
+ * for a case-sensitive one, two of its characters written every way for a caseless one.
  */
 export type LiteralFinder = (bytes: Buffer, from: number) => number;
 
@@ -125,22 +125,38 @@ function byteRank(byte: number): number {
   return byte >= 0x80 ? -1 : RAREST_FIRST.indexOf(String.fromCharCode(byte).toLowerCase());
 }
 
-/** ASCII `text` ignoring case: found by its rarest character (in either case), then compared byte by byte. */
+/**
+ * ASCII `text` ignoring case: found by two adjacent characters of it, its rarest and the rarer
+ * of that one's neighbours, each way of writing them (one, two or four needles, by the letters
+ * among them) looked for with `indexOf`, then compared byte by byte. One character alone (the
+ * `y` of `polyfill`) stopped the scan every few dozen bytes, each stop a call out of `indexOf`
+ * and back: on this repository's `node_modules` read into memory, finding `polyfill` took
+ * 327 ms against 398 ms by the rarest character, `todo` 635 against 859, `deprecated` 605
+ * against 623, `error` 462 against 411 (the one word slower: both its pairs are common).
+ */
 function caselessFinder(text: string): LiteralFinder {
   const lower = Buffer.from(text.toLowerCase(), 'latin1');
-  const isLetter = Array.from(lower, (code) => code >= 0x61 && code <= 0x7a);
-  let anchor = 0;
-  let anchorRank = Infinity;
-  for (let index = 0; index < lower.length; index += 1) {
-    const rank = byteRank(lower[index]!);
-    if (rank < anchorRank) {
-      anchorRank = rank;
-      anchor = index;
-    }
-  }
   const length = lower.length;
-  const low = lower[anchor]!;
-  const high = isLetter[anchor] ? low - 0x20 : -1;
+  const isLetter = Array.from(lower, (code) => code >= 0x61 && code <= 0x7a);
+  let rarest = 0;
+  for (let index = 1; index < length; index += 1) if (byteRank(lower[index]!) < byteRank(lower[rarest]!)) rarest = index;
+  const width = Math.min(2, length);
+  // The rarest character and the rarer of its neighbours.
+  let anchor = rarest;
+  if (width === 2) {
+    if (rarest === length - 1) anchor = rarest - 1;
+    else if (rarest > 0 && byteRank(lower[rarest - 1]!) < byteRank(lower[rarest + 1]!)) anchor = rarest - 1;
+  }
+  // Every way of writing the window's characters, upper and lower case.
+  let needles: Buffer[] = [lower.subarray(anchor, anchor + width)];
+  for (let offset = 0; offset < width; offset += 1) {
+    if (!isLetter[anchor + offset]) continue;
+    needles = needles.flatMap((needle) => {
+      const upper = Buffer.from(needle);
+      upper[offset] = needle[offset]! - 0x20;
+      return [needle, upper];
+    });
+  }
   const matchesAt = (bytes: Buffer, start: number): boolean => {
     for (let index = 0; index < length; index += 1) {
       const code = bytes[start + index]!;
@@ -148,22 +164,22 @@ function caselessFinder(text: string): LiteralFinder {
     }
     return true;
   };
+  const next = new Array<number>(needles.length);
   return (bytes, from) => {
     const last = bytes.length - (length - anchor);
-    let nextLow = bytes.indexOf(low, from + anchor);
-    let nextHigh = high === -1 ? -1 : bytes.indexOf(high, from + anchor);
+    for (let index = 0; index < needles.length; index += 1) next[index] = bytes.indexOf(needles[index]!, from + anchor);
     for (;;) {
-      let at: number;
-      if (nextLow === -1 && nextHigh === -1) return -1;
-      if (nextHigh === -1 || (nextLow !== -1 && nextLow < nextHigh)) {
-        at = nextLow;
-        nextLow = bytes.indexOf(low, at + 1);
-      } else {
-        at = nextHigh;
-        nextHigh = bytes.indexOf(high, at + 1);
+      // The nearest place any way of writing the window is at.
+      let nearest = -1;
+      for (let index = 0; index < needles.length; index += 1) {
+        const at = next[index]!;
+        if (at !== -1 && (nearest === -1 || at < next[nearest]!)) nearest = index;
       }
+      if (nearest === -1) return -1;
+      const at = next[nearest]!;
       if (at > last) return -1;
       if (matchesAt(bytes, at - anchor)) return at - anchor;
+      next[nearest] = bytes.indexOf(needles[nearest]!, at + 1);
     }
   };
 }

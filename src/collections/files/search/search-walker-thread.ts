@@ -58,6 +58,11 @@ function find(message: WalkerFindJob): void {
   postToWorker(error === undefined ? { id: message.id, found } : { id: message.id, found, error }, [found.files.mtimes.buffer as ArrayBuffer]);
 }
 
+/** Entries a batch for a waiting search worker holds at least, unless {@link IDLE_BATCH_MS} passed since the last. */
+const IDLE_BATCH_ENTRIES = 16;
+/** How long a waiting search worker waits for a batch of fewer than {@link IDLE_BATCH_ENTRIES} entries. */
+const IDLE_BATCH_MS = 2;
+
 /** Batches the search worker has to go before the walker screens files instead of listing more folders. */
 const LOW_WATER_BATCHES = 4;
 
@@ -83,13 +88,18 @@ function walk(job: WalkerSearchJob): void {
     }
     entries = [];
     sent += 1;
+    sentAt = performance.now();
   };
+  let sentAt = performance.now();
+  // A waiting worker gets files once there are a few, or once the last batch is a while old: a
+  // message per folder listed (as with a narrow `include`) cost the walker more than the listing.
+  const idleBatchIsDue = (files: number): boolean => files >= IDLE_BATCH_ENTRIES || performance.now() - sentAt >= IDLE_BATCH_MS;
   while (lister.more && !stopped()) {
     // Listing comes first while the worker is short of files; otherwise the newest files are screened.
     if (backlog() >= LOW_WATER_BATCHES && screening?.screenOne() === true) continue;
     lister.listNext(entries);
-    // Small batches first, so reading starts at once; larger ones after; and at once when the worker waits.
-    if (entries.length >= (sent < 4 ? 16 : WALK_BATCH_ENTRIES) || (entries.length > 0 && backlog() === 0)) send(false);
+    // Small batches first, so reading starts at once; larger ones after; and sooner when the worker waits.
+    if (entries.length >= (sent < 4 ? 16 : WALK_BATCH_ENTRIES) || (entries.length > 0 && backlog() === 0 && idleBatchIsDue(entries.length))) send(false);
   }
   send(true);
   // The last files are screened while the worker reaches them.
