@@ -377,6 +377,51 @@ describe('search_files disk mode across searches', () => {
   });
 });
 
+describe('search_files with an include glob on a wide tree (the worker lists folders the walker gives it while it waits)', () => {
+  it('answers exactly as reading through the workspace does, whichever thread listed a folder, and a walk cut short leaves nothing for the next', async () => {
+    const treeBase = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-search-shared-')));
+    try {
+      const next = random(17);
+      for (let top = 0; top < 120; top += 1) {
+        const folder = path.join(treeBase, `p${String(top).padStart(3, '0')}`);
+        await fs.mkdir(path.join(folder, 'a', 'b'), { recursive: true });
+        await fs.mkdir(path.join(folder, 'z'), { recursive: true });
+        const line = (): string => (next() < 0.4 ? 'a needle here\n' : 'hay\n');
+        await fs.writeFile(path.join(folder, 'README.md'), line() + line());
+        await fs.writeFile(path.join(folder, 'x.ts'), 'needle\n');
+        await fs.writeFile(path.join(folder, 'a', 'doc.md'), line());
+        await fs.writeFile(path.join(folder, 'a', 'b', 'deep.md'), next() < 0.1 ? Buffer.from([0x6e, 0, 0x65]) : line());
+        await fs.writeFile(path.join(folder, 'z', 'n.md'), next() < 0.1 ? Buffer.from('needle caf\xe9\n', 'latin1') : line());
+      }
+      const onDisk = createReadTools({ workspace: new Workspace(treeBase), ripgrep: false }).find((tool) => tool.name === 'search_files')!;
+      const throughMethods = createReadTools({ workspace: new ThroughMethods(treeBase) }).find((tool) => tool.name === 'search_files')!;
+      const queries: Record<string, unknown>[] = [
+        { pattern: 'needle', include: '*.md', limit: 1_000 },
+        { pattern: 'needle', include: '*.md', mode: 'lines', limit: 1_000 },
+        { pattern: 'needle|hay', include: '*.md', mode: 'counts', limit: 1_000 },
+        { pattern: 'no such text', include: '*.md' },
+        { pattern: 'needle', include: 'p0[4-9]*/**/*.md', mode: 'lines', limit: 1_000 },
+        { pattern: 'needle', include: '*.md', path: 'p050', mode: 'lines' },
+      ];
+      for (let round = 0; round < 4; round += 1) {
+        for (const input of queries) {
+          const [fromDisk, fromMethods] = [await runTool(onDisk, input, { session }), await runTool(throughMethods, input, { session })];
+          expect([input, fromDisk.text]).toEqual([input, fromMethods.text]);
+        }
+        // Cut at the limit while folders were given: the first matches in walk order, and the next walk is whole.
+        const cut = await runTool(onDisk, { pattern: 'needle', include: '*.md', mode: 'lines', limit: 25 }, { session });
+        const whole = await runTool(throughMethods, { pattern: 'needle', include: '*.md', mode: 'lines', limit: 1_000 }, { session });
+        const lines = (result: RunToolResult): { path: string; lines?: unknown[] }[] => (result.data as { matches: { path: string; lines?: unknown[] }[] }).matches;
+        expect(lines(cut).flatMap((match) => (match.lines ?? []).map((line) => [match.path, line])).slice(0, 25)).toEqual(
+          lines(whole).flatMap((match) => (match.lines ?? []).map((line) => [match.path, line])).slice(0, 25),
+        );
+      }
+    } finally {
+      await fs.rm(treeBase, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('walkFiles', () => {
   it('yields the same files in the same order as a plain depth-first walk, while listing ahead', async () => {
     const reference: string[] = [];

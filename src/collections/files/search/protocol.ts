@@ -196,6 +196,12 @@ export const CONTROL_SLOTS = {
   taken: 1,
   /** The id of the walk the walker may continue (0: stop). */
   stop: 2,
+  /**
+   * The id of the walk whose search worker has nothing to read and would list folders itself
+   * (0: none): the walker gives it the last of the folders it has waiting (see
+   * {@link WalkerSearchJob.share}).
+   */
+  wants: 3,
 } as const;
 
 /** Batches of files the walker may send ahead of the reading (memory stays bounded on a huge tree). */
@@ -236,6 +242,14 @@ export interface WalkerSearchJob {
    * counting the files left (for a hand-off to ripgrep) gets them soon.
    */
   readonly screen?: { readonly required: RequiredText; readonly maxFileBytes: number };
+  /**
+   * The search worker may list folders while it waits: the walker gives it the last of its
+   * waiting folders when it asks ({@link CONTROL_SLOTS}`.wants`), and the worker searches their
+   * files after all the walker sends. Set for a walk with an `include` glob; the walker gives
+   * only once folders have held fewer files to read than there were folders, when listing is
+   * most of the work (with more, the worker would read the given folders' files alone).
+   */
+  readonly share?: true;
 }
 
 /**
@@ -288,8 +302,11 @@ export type WalkerMessage =
       /** With {@link WalkerSearchJob.screen}: one {@link CLAIM} slot (an `Int32Array`) per entry. */
       readonly claims?: SharedArrayBuffer;
       readonly found?: undefined;
+      readonly given?: undefined;
     }
-  | { readonly id: number; readonly found: ListedFiles; readonly error?: string };
+  /** Folders for the search worker to list and search after all the walker sends, a stack (the next to list last); see {@link WalkerSearchJob.share}. */
+  | { readonly id: number; readonly given: readonly PendingFolder[]; readonly entries?: undefined; readonly found?: undefined }
+  | { readonly id: number; readonly found: ListedFiles; readonly error?: string; readonly given?: undefined };
 
 /** What the main thread posts to the search worker. */
 export type SearchWorkerRequest = ({ readonly type: 'init' } & SearchWorkerInit) | FindJob | SearchWalkJob | readonly SearchChunk[];

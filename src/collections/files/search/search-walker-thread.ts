@@ -4,13 +4,14 @@
  * not entered, entries in name order, files before subfolders) and sends the files to search
  * in batches, at most {@link WALK_BATCHES_AHEAD} ahead of the reading, and, when the pattern
  * has required text, reads and screens the newest files it sent while the worker is busy
- * with older ones (see `CLAIM`); for `find_files` it walks the half of the folders it is
- * given and answers in one message.
+ * with older ones (see `CLAIM`); when a narrow `include` leaves the worker waiting, it gives
+ * the worker the last of its waiting folders to list (see `WalkerSearchJob.share`); for
+ * `find_files` it walks the half of the folders it is given and answers in one message.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { emptyListing, folderFilter, includer, listingContext, packFiles, walkShared } from './folder-listing.js';
+import { emptyListing, listingContext, packFiles, walkShared } from './folder-listing.js';
+import { SearchFolderLister } from './search-folder-lister.js';
 import { SearchFileReader } from './file-reader.js';
 import { lowerThisThreadsPriority } from './priority.js';
 import { compileRequiredText } from './prefilter.js';
@@ -40,10 +41,6 @@ function postToWorker(message: WalkerMessage, transfer: ArrayBuffer[] = []): voi
   Atomics.notify(control, CONTROL_SLOTS.posted);
 }
 
-function byName(a: fs.Dirent, b: fs.Dirent): number {
-  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
 /** find_files: the folders the search worker shared, walked here; the answer goes back in one message. */
 function find(message: WalkerFindJob): void {
   const state = emptyListing();
@@ -58,6 +55,12 @@ function find(message: WalkerFindJob): void {
   postToWorker(error === undefined ? { id: message.id, found } : { id: message.id, found, error }, [found.files.mtimes.buffer as ArrayBuffer]);
 }
 
+/**
+ * Folders the walker lists before it judges whether to give the search worker folders (see
+ * `WalkerSearchJob.share`): the first few say little of how many files a folder holds.
+ */
+const SHARE_AFTER_FOLDERS = 64;
+
 /** Entries a batch for a waiting search worker holds at least, unless {@link IDLE_BATCH_MS} passed since the last. */
 const IDLE_BATCH_ENTRIES = 16;
 /** How long a waiting search worker waits for a batch of fewer than {@link IDLE_BATCH_ENTRIES} entries. */
@@ -71,7 +74,7 @@ function walk(job: WalkerSearchJob): void {
   const backlog = (): number => Atomics.load(control, CONTROL_SLOTS.posted) - Atomics.load(control, CONTROL_SLOTS.taken);
   const screen = job.screen === undefined ? undefined : { ...job.screen, mayMatch: compileRequiredText(job.screen.required) };
   const screening = screen === undefined ? undefined : new ScreeningCursor((absolute) => screenFile(absolute, screen));
-  const lister = new FolderLister(job);
+  const lister = new SearchFolderLister(job);
   let entries: WalkEntry[] = [];
   let sent = 0;
   const send = (end: boolean): void => {
@@ -95,6 +98,13 @@ function walk(job: WalkerSearchJob): void {
   // message per folder listed (as with a narrow `include`) cost the walker more than the listing.
   const idleBatchIsDue = (files: number): boolean => files >= IDLE_BATCH_ENTRIES || performance.now() - sentAt >= IDLE_BATCH_MS;
   while (lister.more && !stopped()) {
+    if (job.share === true && Atomics.load(control, CONTROL_SLOTS.wants) === job.id && lister.waiting >= 2 && lister.folders >= SHARE_AFTER_FOLDERS && lister.files < lister.folders) {
+      // The search worker waits with nothing to read, and a folder has held less than a file to
+      // read: the listing is the work, so the worker lists the last quarter of the folders waiting.
+      // With more files per folder, reading is the work, and the worker would read those alone.
+      Atomics.store(control, CONTROL_SLOTS.wants, 0);
+      postToWorker({ id: job.id, given: lister.giveAway(Math.ceil(lister.waiting / 4)) });
+    }
     // Listing comes first while the worker is short of files; otherwise the newest files are screened.
     if (backlog() >= LOW_WATER_BATCHES && screening?.screenOne() === true) continue;
     lister.listNext(entries);
@@ -105,56 +115,6 @@ function walk(job: WalkerSearchJob): void {
   // The last files are screened while the worker reaches them.
   while (!stopped() && screening?.screenOne() === true);
   reader?.releaseWholeBuffer();
-}
-
-/** A search walk's folders, listed one at a time depth first: entries in name order, files before subfolders. */
-class FolderLister {
-  readonly #job: WalkerSearchJob;
-  readonly #skipped: ReadonlySet<string>;
-  readonly #included: (fromStart: string) => boolean;
-  readonly #mayHoldMatches: (fromStart: string) => boolean;
-  readonly #pending: PendingFolder[];
-
-  constructor(job: WalkerSearchJob) {
-    this.#job = job;
-    this.#skipped = new Set(job.skipped);
-    this.#included = includer(job.include);
-    this.#mayHoldMatches = folderFilter(job.include);
-    this.#pending = [{ absolute: job.start, fromStart: '' }];
-  }
-
-  /** True while folders are left to list. */
-  get more(): boolean {
-    return this.#pending.length > 0;
-  }
-
-  /** Lists the next folder: its files the include glob takes (or the folder, when it cannot be listed) go on `entries`. */
-  listNext(entries: WalkEntry[]): void {
-    const job = this.#job;
-    const folder = this.#pending.pop()!;
-    let listed: fs.Dirent[];
-    try {
-      listed = fs.readdirSync(folder.absolute, { withFileTypes: true });
-    } catch {
-      entries.push(['u', '', folder.fromStart === '' ? job.startShown : job.shownPrefix + folder.fromStart]);
-      return;
-    }
-    listed.sort(byName);
-    const prefix = folder.fromStart === '' ? '' : `${folder.fromStart}/`;
-    const subfolders: PendingFolder[] = [];
-    for (const entry of listed) {
-      if (entry.isDirectory()) {
-        const fromStart = prefix + entry.name;
-        if (!this.#skipped.has(entry.name) && this.#mayHoldMatches(fromStart)) subfolders.push({ absolute: folder.absolute + path.sep + entry.name, fromStart });
-      } else if (entry.isFile()) {
-        const fromStart = prefix + entry.name;
-        if (this.#included(fromStart)) {
-          entries.push(['f', folder.absolute + path.sep + entry.name, job.shownPrefix + fromStart]);
-        }
-      }
-    }
-    for (let index = subfolders.length - 1; index >= 0; index -= 1) this.#pending.push(subfolders[index]!);
-  }
 }
 
 /** The files of one posted batch, with their claim slots (see `CLAIM`). */

@@ -3,11 +3,13 @@
  * the control memory both share (`CONTROL_SLOTS`), and taking the walker's messages off their
  * port synchronously. The worker never returns to its event loop during a walk, since it reads
  * and matches with synchronous calls, so it waits on the control memory instead of a message
- * event, and the walker waits on the same memory before it runs too far ahead.
+ * event, and the walker waits on the same memory before it runs too far ahead. With nothing to
+ * read, the worker lists the folders the walker gave it, or asks for some (`CONTROL_SLOTS.wants`).
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { MutableResult } from './line-matcher.js';
 import { CLAIM, CLAIM_VERDICTS, CONTROL_SLOTS, READING, type WalkEntry, type WalkerMessage } from './protocol.js';
+import { SearchFolderLister, type ListedWalk } from './search-folder-lister.js';
 import { workerScript } from './worker-script.js';
 
 /** The walker thread and the port its messages come in on. */
@@ -16,7 +18,7 @@ export interface WalkerThread {
   readonly port: MessagePort;
 }
 
-const control = new Int32Array(new SharedArrayBuffer(12));
+const control = new Int32Array(new SharedArrayBuffer(4 * (Math.max(...Object.values(CONTROL_SLOTS)) + 1)));
 /** Started at the first walk (a search through a non-local workspace needs none), then kept. */
 let started: WalkerThread | undefined;
 let walkId = 0;
@@ -39,25 +41,29 @@ export function nextWalkId(): number {
 
 /** Lets the walker go on with walk `id`. */
 export function allowWalk(id: number): void {
+  Atomics.store(control, CONTROL_SLOTS.wants, 0);
   Atomics.store(control, CONTROL_SLOTS.stop, id);
 }
 
 /** Tells the walker to stop its walk, waking it if it waits for room. */
 export function stopWalk(): void {
+  Atomics.store(control, CONTROL_SLOTS.wants, 0);
   Atomics.store(control, CONTROL_SLOTS.stop, 0);
   Atomics.notify(control, CONTROL_SLOTS.taken);
 }
 
 /**
  * The next message on the walker's port for walk `id` that `accept` takes (older walks'
- * leftovers passed over), waiting for it with `progress` saying so: a wait is not a stuck pattern.
+ * leftovers passed over), waiting for it with `progress` saying so: a wait is not a stuck
+ * pattern. While none has come, `idle` may do some other work (true: it did, look again).
  */
-export function nextFromWalker(from: MessagePort, id: number, accept: (message: WalkerMessage) => boolean, progress: Int32Array): WalkerMessage {
+export function nextFromWalker(from: MessagePort, id: number, accept: (message: WalkerMessage) => boolean, progress: Int32Array, idle?: () => boolean): WalkerMessage {
   for (;;) {
     const posted = Atomics.load(control, CONTROL_SLOTS.posted);
     const received = receiveMessageOnPort(from);
     if (received === undefined) {
       Atomics.store(progress, 1, READING);
+      if (idle?.() === true) continue;
       Atomics.wait(control, CONTROL_SLOTS.posted, posted, 100);
       continue;
     }
@@ -69,31 +75,48 @@ export function nextFromWalker(from: MessagePort, id: number, accept: (message: 
 }
 
 /** A batch of files to search, as the walker posts them. */
-type Batch = Extract<WalkerMessage, { readonly entries: unknown }>;
+type Batch = Extract<WalkerMessage, { readonly entries: readonly WalkEntry[] }>;
 
-const isBatch = (message: WalkerMessage): boolean => message.found === undefined;
+const isForSearch = (message: WalkerMessage): boolean => message.found === undefined;
 
-/** The files of one search walk, taken from the walker's batches in walk order. */
+/** Folders the walker gave this thread (see `WalkerSearchJob.share`), with the files listed from them so far. */
+interface GivenPart {
+  readonly lister: SearchFolderLister;
+  readonly entries: WalkEntry[];
+  next: number;
+}
+
+/**
+ * The files of one search walk in walk order: the walker's batches, then the files of the
+ * folders it gave this thread, the last given first (each came before those given earlier).
+ */
 export class WalkerBatches {
   readonly #thread: WalkerThread;
   readonly #id: number;
   readonly #progress: Int32Array;
+  /** The walk, when the walker may give this thread folders to list while it waits. */
+  readonly #shared: ListedWalk | undefined;
   #queue: readonly WalkEntry[] = [];
   #claims: Int32Array | undefined;
   #next = 0;
   #ended = false;
   /** Batches taken off the port ahead of their turn, to count the files left; oldest first. */
   readonly #early: Batch[] = [];
+  /** The folders given so far, the last given last. */
+  readonly #parts: GivenPart[] = [];
+  /** True once the walker's batches are done and files come from {@link #parts}. */
+  #inParts = false;
 
-  constructor(thread: WalkerThread, id: number, progress: Int32Array) {
+  constructor(thread: WalkerThread, id: number, progress: Int32Array, shared?: ListedWalk) {
     this.#thread = thread;
     this.#id = id;
     this.#progress = progress;
+    this.#shared = shared;
   }
 
   /** The claim slots of the batch the last entry taken came from, when the walker screens (see `CLAIM`). */
   get claims(): Int32Array | undefined {
-    return this.#claims;
+    return this.#inParts ? undefined : this.#claims;
   }
 
   /** The last entry's slot in {@link claims}. */
@@ -105,13 +128,24 @@ export class WalkerBatches {
   take(): WalkEntry | undefined {
     for (;;) {
       if (this.#next < this.#queue.length) return this.#queue[this.#next++];
-      if (this.#ended) return undefined;
-      const message = this.#early.shift() ?? nextFromWalker(this.#thread.port, this.#id, isBatch, this.#progress);
-      if (message.found !== undefined) continue;
-      this.#queue = message.entries;
-      this.#claims = message.claims === undefined ? undefined : new Int32Array(message.claims);
-      this.#next = 0;
-      this.#ended = message.end;
+      if (!this.#ended) {
+        const batch = this.#early.shift() ?? this.#nextBatch();
+        this.#queue = batch.entries;
+        this.#claims = batch.claims === undefined ? undefined : new Int32Array(batch.claims);
+        this.#next = 0;
+        this.#ended = batch.end;
+        continue;
+      }
+      this.#inParts = true;
+      const part = this.#parts.at(-1);
+      if (part === undefined) return undefined;
+      if (part.next < part.entries.length) return part.entries[part.next++];
+      if (!part.lister.more) {
+        this.#parts.pop();
+        continue;
+      }
+      Atomics.store(this.#progress, 1, READING);
+      part.lister.listNext(part.entries);
     }
   }
 
@@ -121,16 +155,42 @@ export class WalkerBatches {
    * `WalkerSearchJob.screen`), so this wait is short.
    */
   filesLeft(enough: number): number {
-    let count = 0;
-    for (let index = this.#next; index < this.#queue.length; index += 1) if (this.#queue[index]![0] === 'f') count += 1;
-    for (const message of this.#early) for (const entry of message.entries) if (entry[0] === 'f') count += 1;
+    const files = (entries: readonly WalkEntry[], from: number): number => {
+      let count = 0;
+      for (let index = from; index < entries.length; index += 1) if (entries[index]![0] === 'f') count += 1;
+      return count;
+    };
+    let count = this.#inParts ? 0 : files(this.#queue, this.#next);
+    for (const message of this.#early) count += files(message.entries, 0);
+    for (const part of this.#parts) count += files(part.entries, part.next);
     while (count < enough && !this.#ended && this.#early.at(-1)?.end !== true) {
-      const message = nextFromWalker(this.#thread.port, this.#id, isBatch, this.#progress);
-      if (message.found !== undefined) continue;
-      this.#early.push(message);
-      for (const entry of message.entries) if (entry[0] === 'f') count += 1;
+      const batch = this.#nextBatch();
+      this.#early.push(batch);
+      count += files(batch.entries, 0);
     }
     return count;
+  }
+
+  /** The walker's next batch; folders it gives on the way are kept for after its batches. */
+  #nextBatch(): Batch {
+    for (;;) {
+      const message = nextFromWalker(this.#thread.port, this.#id, isForSearch, this.#progress, this.#shared === undefined ? undefined : () => this.#listWhileWaiting());
+      if (message.given === undefined) return message as Batch;
+      this.#parts.push({ lister: new SearchFolderLister(this.#shared!, message.given), entries: [], next: 0 });
+    }
+  }
+
+  /** While no batch has come: lists a folder given earlier, or asks the walker for folders (false: nothing to do until it answers). */
+  #listWhileWaiting(): boolean {
+    for (let index = this.#parts.length - 1; index >= 0; index -= 1) {
+      const part = this.#parts[index]!;
+      if (part.lister.more) {
+        part.lister.listNext(part.entries);
+        return true;
+      }
+    }
+    Atomics.store(control, CONTROL_SLOTS.wants, this.#id);
+    return false;
   }
 }
 

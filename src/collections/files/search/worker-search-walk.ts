@@ -57,8 +57,11 @@ function walkWithWalker(job: SearchWalkJob, setup: SearchSetup, walk: SearchWalk
   const { required, maxFileBytes } = setup.init;
   const screen = required === undefined ? {} : { screen: { required, maxFileBytes } };
   const shownPrefix = startShown === '.' ? '' : `${startShown}/`;
-  thread.walker.postMessage({ type: 'walk', id, start: job.start, skipped: job.skipped, include: job.include, shownPrefix, startShown, ...screen } satisfies WalkerSearchJob);
-  const batches = new WalkerBatches(thread, id, setup.progress);
+  const walkerJob: WalkerSearchJob = { type: 'walk', id, start: job.start, skipped: job.skipped, include: job.include, shownPrefix, startShown, ...screen };
+  // With an `include` glob the listing is most of the work: this thread lists too while it waits.
+  const share = job.include !== undefined;
+  thread.walker.postMessage(share ? { ...walkerJob, share } : walkerJob);
+  const batches = new WalkerBatches(thread, id, setup.progress, share ? walkerJob : undefined);
   walk.filesLeft = (enough) => batches.filesLeft(enough);
   try {
     for (let entry = batches.take(); entry !== undefined; entry = batches.take()) {
