@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { globForWorker } from '../find-files.js';
 import type { WalkEntry } from './protocol.js';
-import { SearchFolderLister, type ListedWalk } from './search-folder-lister.js';
+import { packEntries, SearchFolderLister, unpackEntries, type ListedWalk } from './search-folder-lister.js';
 
 /** A deterministic pseudo-random generator, so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -86,5 +86,21 @@ describe('SearchFolderLister', () => {
     expect(waiting).toBeGreaterThan(2);
     expect(lister.giveAway(waiting + 10)).toHaveLength(waiting - 1);
     expect(lister.waiting).toBe(1);
+  });
+});
+
+describe('packEntries', () => {
+  it('gives back the entries it packed, for any start and shown paths', () => {
+    const next = random(9);
+    const names = ['a', 'b c', 'é', '日本', '😀', 'x.ts', '.hidden', 'a\nb', '\\', '%20'];
+    for (const [start, shownPrefix, startShown] of [['/w', '', '.'], ['/w/src', 'src/', 'src'], ['/', 'x/', 'x']] as const) {
+      for (let round = 0; round < 50; round += 1) {
+        const entries: WalkEntry[] = Array.from({ length: Math.floor(next() * 40) }, () => {
+          const fromStart = Array.from({ length: 1 + Math.floor(next() * 3) }, () => names[Math.floor(next() * names.length)]!).join('/');
+          return next() < 0.1 ? (['u', '', fromStart === '' ? startShown : shownPrefix + fromStart] as const) : (['f', start + path.sep + fromStart, shownPrefix + fromStart] as const);
+        });
+        expect(unpackEntries(packEntries(entries), { start, shownPrefix })).toEqual(entries);
+      }
+    }
   });
 });

@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { folderFilter, includer } from './folder-listing.js';
-import type { PendingFolder, WalkEntry, WalkerSearchJob } from './protocol.js';
+import type { PackedEntries, PendingFolder, WalkEntry, WalkerSearchJob } from './protocol.js';
 
 /** What listing needs from a search walk. */
 export type ListedWalk = Pick<WalkerSearchJob, 'start' | 'skipped' | 'include' | 'shownPrefix' | 'startShown'>;
@@ -82,6 +82,32 @@ export class SearchFolderLister {
     }
     for (let index = subfolders.length - 1; index >= 0; index -= 1) this.#pending.push(subfolders[index]!);
   }
+}
+
+/** Entries as they go between the threads (see {@link PackedEntries}). */
+export function packEntries(entries: readonly WalkEntry[]): PackedEntries {
+  let kinds = '';
+  const shown: string[] = [];
+  for (const entry of entries) {
+    kinds += entry[0];
+    shown.push(entry[2]);
+  }
+  return { kinds, shown: shown.join('\0') };
+}
+
+/** The entries {@link packEntries} packed, for the walk `job`: a file's path is the start's and the path from it, which its shown path ends with. */
+export function unpackEntries(packed: PackedEntries, job: Pick<ListedWalk, 'start' | 'shownPrefix'>): WalkEntry[] {
+  const { kinds } = packed;
+  if (kinds.length === 0) return [];
+  const shown = packed.shown.split('\0');
+  const base = job.start + path.sep;
+  const prefixLength = job.shownPrefix.length;
+  const entries: WalkEntry[] = new Array(kinds.length);
+  for (let index = 0; index < kinds.length; index += 1) {
+    const entryShown = shown[index]!;
+    entries[index] = kinds.charCodeAt(index) === 0x66 ? ['f', base + entryShown.slice(prefixLength), entryShown] : ['u', '', entryShown];
+  }
+  return entries;
 }
 
 function byName(a: fs.Dirent, b: fs.Dirent): number {

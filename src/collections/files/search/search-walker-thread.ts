@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { emptyListing, listingContext, packFiles, walkShared } from './folder-listing.js';
-import { SearchFolderLister } from './search-folder-lister.js';
+import { packEntries, SearchFolderLister } from './search-folder-lister.js';
 import { SearchFileReader } from './file-reader.js';
 import { lowerThisThreadsPriority } from './priority.js';
 import { compileRequiredText } from './prefilter.js';
@@ -83,10 +83,10 @@ function walk(job: WalkerSearchJob): void {
       if (Atomics.load(control, CONTROL_SLOTS.posted) - taken < WALK_BATCHES_AHEAD || stopped()) break;
       Atomics.wait(control, CONTROL_SLOTS.taken, taken, 100);
     }
-    if (screening === undefined) postToWorker({ id: job.id, entries, end });
+    if (screening === undefined) postToWorker({ id: job.id, entries: packEntries(entries), end });
     else {
       const claims = new SharedArrayBuffer(4 * entries.length);
-      postToWorker({ id: job.id, entries, end, claims });
+      postToWorker({ id: job.id, entries: packEntries(entries), end, claims });
       screening.add(entries, new Int32Array(claims));
     }
     entries = [];

@@ -8,8 +8,8 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { MutableResult } from './line-matcher.js';
-import { CLAIM, CLAIM_VERDICTS, CONTROL_SLOTS, READING, type WalkEntry, type WalkerMessage } from './protocol.js';
-import { SearchFolderLister, type ListedWalk } from './search-folder-lister.js';
+import { CLAIM, CLAIM_VERDICTS, CONTROL_SLOTS, READING, type PackedEntries, type WalkEntry, type WalkerMessage } from './protocol.js';
+import { SearchFolderLister, unpackEntries, type ListedWalk } from './search-folder-lister.js';
 import { workerScript } from './worker-script.js';
 
 /** The walker thread and the port its messages come in on. */
@@ -75,7 +75,14 @@ export function nextFromWalker(from: MessagePort, id: number, accept: (message: 
 }
 
 /** A batch of files to search, as the walker posts them. */
-type Batch = Extract<WalkerMessage, { readonly entries: readonly WalkEntry[] }>;
+type PostedBatch = Extract<WalkerMessage, { readonly entries: PackedEntries }>;
+
+/** A batch unpacked. */
+interface Batch {
+  readonly entries: readonly WalkEntry[];
+  readonly claims: SharedArrayBuffer | undefined;
+  readonly end: boolean;
+}
 
 const isForSearch = (message: WalkerMessage): boolean => message.found === undefined;
 
@@ -94,8 +101,9 @@ export class WalkerBatches {
   readonly #thread: WalkerThread;
   readonly #id: number;
   readonly #progress: Int32Array;
-  /** The walk, when the walker may give this thread folders to list while it waits. */
-  readonly #shared: ListedWalk | undefined;
+  readonly #walk: ListedWalk;
+  /** True when the walker may give this thread folders to list while it waits. */
+  readonly #shared: boolean;
   #queue: readonly WalkEntry[] = [];
   #claims: Int32Array | undefined;
   #next = 0;
@@ -107,10 +115,11 @@ export class WalkerBatches {
   /** True once the walker's batches are done and files come from {@link #parts}. */
   #inParts = false;
 
-  constructor(thread: WalkerThread, id: number, progress: Int32Array, shared?: ListedWalk) {
+  constructor(thread: WalkerThread, id: number, progress: Int32Array, walk: ListedWalk, shared: boolean) {
     this.#thread = thread;
     this.#id = id;
     this.#progress = progress;
+    this.#walk = walk;
     this.#shared = shared;
   }
 
@@ -174,9 +183,12 @@ export class WalkerBatches {
   /** The walker's next batch; folders it gives on the way are kept for after its batches. */
   #nextBatch(): Batch {
     for (;;) {
-      const message = nextFromWalker(this.#thread.port, this.#id, isForSearch, this.#progress, this.#shared === undefined ? undefined : () => this.#listWhileWaiting());
-      if (message.given === undefined) return message as Batch;
-      this.#parts.push({ lister: new SearchFolderLister(this.#shared!, message.given), entries: [], next: 0 });
+      const message = nextFromWalker(this.#thread.port, this.#id, isForSearch, this.#progress, this.#shared ? () => this.#listWhileWaiting() : undefined);
+      if (message.given === undefined) {
+        const { entries, claims, end } = message as PostedBatch;
+        return { entries: unpackEntries(entries, this.#walk), claims, end };
+      }
+      this.#parts.push({ lister: new SearchFolderLister(this.#walk, message.given), entries: [], next: 0 });
     }
   }
 

@@ -61,7 +61,7 @@ function walkWithWalker(job: SearchWalkJob, setup: SearchSetup, walk: SearchWalk
   // With an `include` glob the listing is most of the work: this thread lists too while it waits.
   const share = job.include !== undefined;
   thread.walker.postMessage(share ? { ...walkerJob, share } : walkerJob);
-  const batches = new WalkerBatches(thread, id, setup.progress, share ? walkerJob : undefined);
+  const batches = new WalkerBatches(thread, id, setup.progress, walkerJob, share);
   walk.filesLeft = (enough) => batches.filesLeft(enough);
   try {
     for (let entry = batches.take(); entry !== undefined; entry = batches.take()) {
