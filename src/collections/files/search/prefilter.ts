@@ -173,19 +173,14 @@ function caselessFinder(text: string): LiteralFinder {
     lastBytes = bytes;
     lastFrom = from;
     for (;;) {
-      let at: number;
       if (nextLow === -1 && nextHigh === -1) return -1;
-      if (nextHigh === -1 || (nextLow !== -1 && nextLow < nextHigh)) {
-        at = nextLow;
-        if (at > last) return -1;
-        if (matchesAt(bytes, at - anchor)) return at - anchor;
-        nextLow = bytes.indexOf(low, at + 1);
-      } else {
-        at = nextHigh;
-        if (at > last) return -1;
-        if (matchesAt(bytes, at - anchor)) return at - anchor;
-        nextHigh = bytes.indexOf(high, at + 1);
-      }
+      const lowFirst = nextHigh === -1 || (nextLow !== -1 && nextLow < nextHigh);
+      const at = lowFirst ? nextLow : nextHigh;
+      if (at > last) return -1;
+      // A match leaves its place as the next one, so a call from the same place finds it again.
+      if (matchesAt(bytes, at - anchor)) return at - anchor;
+      if (lowFirst) nextLow = bytes.indexOf(low, at + 1);
+      else nextHigh = bytes.indexOf(high, at + 1);
     }
   };
 }
