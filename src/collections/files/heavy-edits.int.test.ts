@@ -97,6 +97,20 @@ describe('writing tools under load: no event-loop stall', () => {
     }
   });
 
+  it('edit_file replace_all on the byte path (1 MiB) where every byte is a replacement stays responsive', async () => {
+    const kit = await makeWriteKit();
+    try {
+      await putRead(kit, 'a.txt', 'a'.repeat(1024 * 1024 - 1) + '\n');
+      const { result, maxDelayMs, maxBusyMs } = await measureEventLoopBlock(() => kit.run('edit_file', { path: 'a.txt', old_string: 'a', new_string: 'bc', replace_all: true }));
+      expect(result.text).toMatch(/^Edited `a\.txt`: 1,048,575 replacements\./);
+      expect(await kit.text('a.txt')).toBe('bc'.repeat(1024 * 1024 - 1) + '\n');
+      expect(maxDelayMs).toBeLessThan(GENEROUS_BLOCK_MS);
+      expect(maxBusyMs).toBeLessThan(GENEROUS_BUSY_MS);
+    } finally {
+      await kit.cleanup();
+    }
+  });
+
   it('edit_file replace_all in a 10 MB file where every byte is a replacement stays responsive', async () => {
     const kit = await makeWriteKit();
     try {

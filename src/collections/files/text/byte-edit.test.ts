@@ -29,9 +29,9 @@ async function byText(original: string, oldString: string, newString: string, re
   return { type: 'edited', bytes: Buffer.from(outcome.text), replacements: outcome.replacements, summary };
 }
 
-async function byBytes(original: string, oldString: string, newString: string, replaceAll: boolean) {
+async function byBytes(original: string, oldString: string, newString: string, replaceAll: boolean, windowBytes?: number) {
   const body = Buffer.from(original);
-  const outcome = await replaceExactBytes(body, oldString, newString, { replaceAll });
+  const outcome = await replaceExactBytes(body, oldString, newString, { replaceAll, ...(windowBytes === undefined ? {} : { windowBytes }) });
   if (outcome === undefined) return { type: 'not-found' };
   if (outcome.type !== 'edited') return outcome;
   const summary = await summarizeEdit('f.txt', new ByteText(body), new ByteText(outcome.body), outcome.spans, 60);
@@ -59,6 +59,31 @@ describe('edits on bytes', () => {
       if (expected.type === 'edited') edited += 1;
     }
     expect(edited).toBeGreaterThan(100);
+  });
+
+  it('rewrites in windows of any size as in one: matches across a window\'s end, overlapping needles, windows smaller than a match', async () => {
+    const next = random(31);
+    const cases: [string, string, string][] = [
+      ['aaaaaaaaa', 'aa', 'b'],
+      ['abababab ab', 'abab', 'x'],
+      ['ééééé', 'éé', 'e'],
+      ['xyzxyzxy', 'zx', ''],
+    ];
+    for (let round = 0; round < 200; round += 1) {
+      const original = text(next, 20 + Math.floor(next() * 60)).replace(/[\r\n]/g, ' ');
+      const characters = [...original];
+      const start = Math.floor(next() * characters.length);
+      const oldString = characters.slice(start, start + 1 + Math.floor(next() * 3)).join('');
+      const newString = text(next, Math.floor(next() * 3));
+      if (oldString !== newString) cases.push([original, oldString, newString]);
+    }
+    for (const [original, oldString, newString] of cases) {
+      const whole = await byBytes(original, oldString, newString, true);
+      for (const windowBytes of [1, 2, 3, 5, 8]) {
+        expect(await byBytes(original, oldString, newString, true, windowBytes), JSON.stringify({ original, oldString, newString, windowBytes })).toEqual(whole);
+      }
+      expect(whole, JSON.stringify({ original, oldString, newString })).toEqual(await byText(original, oldString, newString, true));
+    }
   });
 
   it('writes the prefix (a byte order mark) before the new body, whose offsets the spans are in', async () => {

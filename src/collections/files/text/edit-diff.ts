@@ -188,8 +188,26 @@ class LineScanner {
   }
 }
 
-/** The first index in `from … to - 1` whose value in the ascending `valueAt` is above `limit`, or `to`. */
+/**
+ * The first index in `from … to - 1` whose value in the ascending `valueAt` is above `limit`,
+ * or `to`. It gallops from `from` (1, 2, 4 … ahead) before it halves: the answer is most often
+ * `from` itself (the next replacement is on a later line), which then costs one look instead
+ * of a whole binary search, once per replacement.
+ */
 function firstAbove(valueAt: (index: number) => number, from: number, to: number, limit: number): number {
+  let low = from;
+  let step = 1;
+  while (low < to && valueAt(low) <= limit) {
+    const next = low + step;
+    if (next >= to || valueAt(next) > limit) return firstAboveBetween(valueAt, low + 1, Math.min(next, to), limit);
+    low = next + 1;
+    step *= 2;
+  }
+  return low;
+}
+
+/** {@link firstAbove} by halving, for a range whose end is above `limit` (or is the end). */
+function firstAboveBetween(valueAt: (index: number) => number, from: number, to: number, limit: number): number {
   let low = from;
   let high = to;
   while (low < high) {
