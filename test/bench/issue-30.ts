@@ -15,7 +15,7 @@
  * Runs on its own: `node --import tsx test/bench/issue-30.ts [edit] [common] [regex] [alternation] [limit] [include] [unjudged] [mcp] [remote]`;
  * `BENCH_SERVER_NODE_OPTIONS=--cpu-prof` profiles the `mcp` row's server.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,7 +25,6 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { createFileTools } from '../../src/dialects/file-tools.js';
 import { recordRead } from '../../src/collections/files/guard/read-state.js';
 import { createReadOnlyFileTools } from '../../src/collections/files/read-tools.js';
@@ -36,13 +35,9 @@ import { createSession } from '../../src/session.js';
 import { Workspace } from '../../src/workspace/workspace.js';
 import { median, ms, printTable, processCpuMs, ratio, record } from './harness.js';
 import { remoteConcurrentReads } from './issue-30-remote.js';
-import { smallTree } from './server.js';
+import { REAL_TREE, REAL_TREE_SKIPPED, RG_SAME_FILES, ripgrepLines, smallTree } from './server.js';
 
-const execFileAsync = promisify(execFile);
 const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** This repository's own dependencies (52,000 files no one here wrote on 2026-12-02; about 38,000 when issue 30 was filed), searched as a workspace root skipping only `.git`. */
-const REAL_TREE = path.join(repository, 'node_modules');
-const RG_SAME_FILES = ['--no-config', '--no-ignore', '--hidden', '-g', '!.git/'];
 
 const rows: string[][] = [['case', 'ours', 'reference', 'ratio', 'target', 'verdict']];
 
@@ -146,12 +141,6 @@ async function compareCalls(ours: () => Promise<number>, reference: () => Promis
   return { ours: median(oursTimes), reference: median(referenceTimes) };
 }
 
-/** Runs rg and counts the lines it printed (exit code 1, nothing found, is an empty list). */
-async function ripgrepLines(rg: string, args: readonly string[], cwd: string): Promise<number> {
-  const stdout = await execFileAsync(rg, args, { cwd, maxBuffer: 64 * 1024 * 1024 }).then(({ stdout }) => stdout, (error: { stdout?: string }) => error.stdout ?? '');
-  return stdout.split('\n').filter(Boolean).length;
-}
-
 /** One search on the real tree against rg with the same flags, with ripgrep on PATH and without. */
 interface TreeCase {
   readonly label: string;
@@ -186,7 +175,7 @@ async function treeCases(cases: readonly TreeCase[]): Promise<void> {
   }
   const session = createSession();
   const searchWith = (ripgrep: boolean) =>
-    createReadOnlyFileTools({ workspace: new Workspace(REAL_TREE), skippedFolders: ['.git'], ripgrep }).tools.find((tool) => tool.name === 'search_files')!;
+    createReadOnlyFileTools({ workspace: new Workspace(REAL_TREE), skippedFolders: REAL_TREE_SKIPPED, ripgrep }).tools.find((tool) => tool.name === 'search_files')!;
   const tools = [searchWith(true), searchWith(false)] as const;
   for (const { label, input, rgFlags, targets } of cases) {
     const sides = [

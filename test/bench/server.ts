@@ -175,11 +175,19 @@ async function sequence(runs: number, action: () => Promise<number>): Promise<nu
   return results;
 }
 
-/** The repository's own dependencies, searched as a workspace root (skipping only `.git`). */
-const REAL_TREE = path.join(repository, 'node_modules');
+/**
+ * The repository's own dependencies, searched as a workspace root. `.vitest-cache` is skipped
+ * on both sides as well as `.git`: Vitest writes into it on every test run (test names
+ * included), so with it the tree and the matches of the same search changed from run to run.
+ */
+export const REAL_TREE = path.join(repository, 'node_modules');
+/** The folders the real tree's searches skip, ours and rg's alike ({@link RG_SAME_FILES}). */
+export const REAL_TREE_SKIPPED = ['.git', '.vitest-cache'];
+/** rg's flags for the files our walk searches: no config, no ignore files, hidden files, {@link REAL_TREE_SKIPPED} skipped. */
+export const RG_SAME_FILES = ['--no-config', '--no-ignore', '--hidden', ...REAL_TREE_SKIPPED.flatMap((folder) => ['-g', `!${folder}/`])];
 
 /** Runs rg and counts the lines it printed (exit code 1, nothing found, is an empty list). */
-async function ripgrepLines(rg: string, args: readonly string[], cwd: string): Promise<number> {
+export async function ripgrepLines(rg: string, args: readonly string[], cwd: string): Promise<number> {
   const stdout = await execFileAsync(rg, args, { cwd, maxBuffer: 64 * 1024 * 1024 }).then(({ stdout }) => stdout, (error: { stdout?: string }) => error.stdout ?? '');
   return stdout.split('\n').filter(Boolean).length;
 }
@@ -197,12 +205,12 @@ export async function realTreeCases(rows: string[][], rg: string | undefined): P
   ];
   for (const engine of [true, false]) {
     const session = createSession();
-    const { tools } = createReadOnlyFileTools({ workspace: new Workspace(REAL_TREE), skippedFolders: ['.git'], ripgrep: engine });
+    const { tools } = createReadOnlyFileTools({ workspace: new Workspace(REAL_TREE), skippedFolders: REAL_TREE_SKIPPED, ripgrep: engine });
     const search = tool(tools, 'search_files');
     const target = engine ? 1.2 : 2.5;
     const ratios: number[] = [];
     for (const { label, input, flags } of cases) {
-      const reference = () => ripgrepLines(rg, ['--no-config', '--no-ignore', '--hidden', '-g', '!.git/', ...flags, '--', input.pattern, '.'], REAL_TREE);
+      const reference = () => ripgrepLines(rg, [...RG_SAME_FILES, ...flags, '--', input.pattern, '.'], REAL_TREE);
       const result = await compare(async () => ((await runTool(search, input, { session })).data as { matches: unknown[] }).matches.length, reference, { warmup: 1, runs: 9 });
       ratios.push(result.ratio);
       rows.push([`node_modules, ${label}, ${engine ? 'rg on PATH' : 'ripgrep: false'}`, ms(result.ours), `rg ${ms(result.reference)}`, ratio(result.ratio), `≤ ${target}×; found ${result.lastOurs} / ${result.lastReference}`]);
