@@ -13,7 +13,7 @@
 import type { TextSource } from './line-scan.js';
 import { prevailingLineEndingOf } from './line-scan.js';
 import { withLineEnding } from './line-endings.js';
-import { SpanList, type EditSpans } from './edit-text.js';
+import { replaceInWindows, REPLACE_WINDOW, SpanList, type EditSpans } from './edit-text.js';
 import { TimeSlicer } from '../../../time-slice.js';
 
 /** UTF-8 bytes read as a {@link TextSource}: offsets are byte offsets, and `slice` decodes only what it is asked for. */
@@ -64,12 +64,6 @@ export class ByteText implements TextSource {
  */
 export const MAX_BYTE_EDIT_BYTES = 1024 * 1024;
 
-/**
- * Bytes of a file {@link replaceExactBytes} rewrites at a time with every occurrence replaced:
- * at worst (a match at every byte) a window costs 3–6 ms on this machine.
- */
-export const REWRITE_WINDOW_BYTES = 32 * 1024;
-
 /** What {@link replaceExactBytes} did; `undefined` from it means the text path must do the edit. */
 export type ByteEditOutcome =
   | {
@@ -99,12 +93,12 @@ export async function replaceExactBytes(
     readonly replaceAll: boolean;
     /** Bytes written before the new body (a byte order mark). */
     readonly prefix?: Uint8Array;
-    /** Bytes rewritten between two looks at the clock: {@link REWRITE_WINDOW_BYTES}, smaller in tests. */
+    /** Bytes rewritten between two looks at the clock: {@link REPLACE_WINDOW}, smaller in tests. */
     readonly windowBytes?: number;
   },
   slicer = new TimeSlicer(),
 ): Promise<ByteEditOutcome | undefined> {
-  const { replaceAll, prefix = new Uint8Array(0), windowBytes = REWRITE_WINDOW_BYTES } = options;
+  const { replaceAll, prefix = new Uint8Array(0), windowBytes = REPLACE_WINDOW } = options;
   if (body.length > MAX_BYTE_EDIT_BYTES || oldString.includes('\n') || oldString.includes('\r')) return undefined;
   const source = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const needle = Buffer.from(oldString, 'utf8');
@@ -125,37 +119,11 @@ export async function replaceExactBytes(
     const bytes = Buffer.concat([prefix, source.subarray(0, first), replacement, source.subarray(first + needle.length)]);
     return { type: 'edited', bytes, body: bytes.subarray(prefix.length), replacements: 1, spans };
   }
-  // Every occurrence, on the bytes read as latin1 (a character a byte, so a match there is a
-  // match of the bytes, at the same offset), a window at a time: `split` finds the window's
-  // matches and `join` writes it anew, both native. The same work done byte by byte in
-  // JavaScript cost 4–5 ms on 10,000 replacements until the JIT had seen a few hundred edits.
-  const text = source.toString('latin1');
-  const find = needle.toString('latin1');
-  const put = replacement.toString('latin1');
-  const rewritten: string[] = [];
-  // A window holds a match whole, so each one moves on.
-  const window = Math.max(windowBytes, 2 * find.length);
-  // Each window starts where the next match is the first occurrence from there on (a match's
-  // end, or a place no match straddles), so its `split` finds the matches the whole would.
-  for (let start = 0; start < text.length; ) {
-    let end = Math.min(text.length, start + window);
-    const parts = text.slice(start, end).split(find);
-    let at = start;
-    for (let index = 0; index < parts.length - 1; index += 1) {
-      at += parts[index]!.length;
-      spans.pushStart(at);
-      at += find.length;
-    }
-    // A match that starts in the window and ends past it belongs to the next window.
-    const straddling = end < text.length ? text.indexOf(find, at) : -1;
-    if (straddling !== -1 && straddling < end) {
-      parts[parts.length - 1] = text.slice(at, straddling);
-      end = straddling;
-    }
-    rewritten.push(parts.join(put));
-    start = end;
-    if (slicer.dueNow()) await slicer.pause();
-  }
+  // Every occurrence, on the bytes read as latin1: a character a byte, so a match there is a
+  // match of the bytes, at the same offset, and the text path's native windows serve here too.
+  // The same work done byte by byte in JavaScript cost 4–5 ms on 10,000 replacements until
+  // the JIT had seen a few hundred edits.
+  const rewritten = await replaceInWindows(source.toString('latin1'), needle.toString('latin1'), replacement.toString('latin1'), spans, slicer, windowBytes);
   const bytes = Buffer.allocUnsafe(prefix.length + source.length + spans.count * (replacement.length - needle.length));
   bytes.set(prefix, 0);
   let written = prefix.length;

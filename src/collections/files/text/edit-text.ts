@@ -80,39 +80,52 @@ export async function replaceExactText(original: string, oldString: string, newS
   return { type: 'edited', text: joined.join(''), replacements: spans.count, spans };
 }
 
-/** Characters of text one native split handles at a time in {@link replaceEverywhere}. */
-const SPLIT_WINDOW = 16 * 1024;
-
 /**
- * `replace_all` in text without CRLF, or of an old_string without line breaks: the text is cut into windows at places no occurrence
- * crosses, and each window is split and joined natively, which is several times faster than
- * a loop of `indexOf` calls when there are millions of matches. A place every occurrence
- * crosses (`aa` in `aaaa…`) moves the cut on; the matches are those a scan from the start finds.
+ * Characters one native `split` handles at a time in {@link replaceInWindows}: at worst (a
+ * match at every character) a window costs 3–6 ms on this machine.
  */
+export const REPLACE_WINDOW = 32 * 1024;
+
+/** `replace_all` in text without CRLF, or of an old_string without line breaks: see {@link replaceInWindows}. */
 async function replaceEverywhere(original: string, needle: string, replacement: string, slicer: TimeSlicer): Promise<TextEditOutcome> {
   const spans = new SpanList(replacement.length, needle.length);
+  const pieces = await replaceInWindows(original, needle, replacement, spans, slicer);
+  return { type: 'edited', text: pieces.join(''), replacements: spans.count, spans };
+}
+
+/**
+ * Every occurrence of `needle` in `text` replaced by `replacement`, a window of
+ * {@link REPLACE_WINDOW} characters at a time: each window is split and joined natively, several
+ * times faster than a loop of `indexOf` calls when there are many matches, and each match's
+ * start is pushed to `spans`. The matches are those a scan from the start finds: a window
+ * starts where the next match is the first occurrence from there on (a match's end, or a place
+ * no match straddles), so its `split` finds what the whole would, however the needle overlaps
+ * itself (`aa` in `aaaa…`). Returns the new text in pieces, one a window.
+ */
+export async function replaceInWindows(text: string, needle: string, replacement: string, spans: SpanList, slicer: TimeSlicer, windowSize = REPLACE_WINDOW): Promise<string[]> {
   const pieces: string[] = [];
-  let cursor = 0;
-  while (cursor < original.length) {
-    let end = Math.min(original.length, cursor + SPLIT_WINDOW);
-    // A cut is safe where no occurrence starts less than needle.length before it and runs past it.
-    while (end < original.length) {
-      const crossing = original.indexOf(needle, end - needle.length + 1);
-      if (crossing === -1 || crossing >= end) break;
-      end = crossing + needle.length;
-    }
-    const parts = original.slice(cursor, end).split(needle);
-    let offset = cursor;
+  // A window holds a match whole, so each one moves on.
+  const window = Math.max(windowSize, 2 * needle.length);
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + window);
+    const parts = text.slice(start, end).split(needle);
+    let at = start;
     for (let index = 0; index < parts.length - 1; index += 1) {
-      offset += parts[index]!.length;
-      spans.pushStart(offset);
-      offset += needle.length;
+      at += parts[index]!.length;
+      spans.pushStart(at);
+      at += needle.length;
+    }
+    // A match that starts in the window and ends past it belongs to the next window.
+    const straddling = end < text.length ? text.indexOf(needle, at) : -1;
+    if (straddling !== -1 && straddling < end) {
+      parts[parts.length - 1] = text.slice(at, straddling);
+      end = straddling;
     }
     pieces.push(parts.join(replacement));
-    cursor = end;
+    start = end;
     if (slicer.dueNow()) await slicer.pause();
   }
-  return { type: 'edited', text: pieces.join(''), replacements: spans.count, spans };
+  return pieces;
 }
 
 /** Non-overlapping occurrences of `needle` in `text`. */
