@@ -111,6 +111,21 @@ describe('writing tools under load: no event-loop stall', () => {
     }
   });
 
+  it('edit_file replace_all of an old_string that overlaps itself, over a 10 MB run, stays responsive', async () => {
+    // `aa` occurs at every byte of the run: a cut that waits for a place no occurrence crosses never comes.
+    const kit = await makeWriteKit();
+    try {
+      await putRead(kit, 'a.txt', 'a'.repeat(10 * 1024 * 1024 - 1) + '\n');
+      const { result, maxDelayMs, maxBusyMs } = await measureEventLoopBlock(() => kit.run('edit_file', { path: 'a.txt', old_string: 'aa', new_string: 'b', replace_all: true }));
+      expect(result.text).toMatch(/^Edited `a\.txt`: 5,242,879 replacements\./);
+      expect(await kit.text('a.txt')).toBe('b'.repeat(5_242_879) + 'a\n');
+      expect(maxDelayMs).toBeLessThan(GENEROUS_LARGE_BLOCK_MS);
+      expect(maxBusyMs).toBeLessThan(GENEROUS_BUSY_MS);
+    } finally {
+      await kit.cleanup();
+    }
+  });
+
   it('edit_file replace_all in a 10 MB file where every byte is a replacement stays responsive', async () => {
     const kit = await makeWriteKit();
     try {
