@@ -13,7 +13,7 @@
 import type { TextSource } from './line-scan.js';
 import { prevailingLineEndingOf } from './line-scan.js';
 import { withLineEnding } from './line-endings.js';
-import { replaceInWindows, REPLACE_WINDOW, SpanList, type EditSpans } from './edit-text.js';
+import { replaceInWindows, REPLACE_ALL_WINDOW, SpanList, type EditSpans } from './edit-text.js';
 import { TimeSlicer } from '../../../time-slice.js';
 
 /** UTF-8 bytes read as a {@link TextSource}: offsets are byte offsets, and `slice` decodes only what it is asked for. */
@@ -93,12 +93,12 @@ export async function replaceExactBytes(
     readonly replaceAll: boolean;
     /** Bytes written before the new body (a byte order mark). */
     readonly prefix?: Uint8Array;
-    /** Bytes rewritten between two looks at the clock: {@link REPLACE_WINDOW}, smaller in tests. */
+    /** Bytes rewritten between two looks at the clock: {@link REPLACE_ALL_WINDOW}, smaller in tests. */
     readonly windowBytes?: number;
   },
   slicer = new TimeSlicer(),
 ): Promise<ByteEditOutcome | undefined> {
-  const { replaceAll, prefix = new Uint8Array(0), windowBytes = REPLACE_WINDOW } = options;
+  const { replaceAll, prefix = new Uint8Array(0), windowBytes = REPLACE_ALL_WINDOW } = options;
   if (body.length > MAX_BYTE_EDIT_BYTES || oldString.includes('\n') || oldString.includes('\r')) return undefined;
   const source = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const needle = Buffer.from(oldString, 'utf8');

@@ -84,7 +84,7 @@ export async function replaceExactText(original: string, oldString: string, newS
  * Characters one native `split` handles at a time in {@link replaceInWindows}: at worst (a
  * match at every character) a window costs 3–6 ms on this machine.
  */
-export const REPLACE_WINDOW = 32 * 1024;
+export const REPLACE_ALL_WINDOW = 32 * 1024;
 
 /** `replace_all` in text without CRLF, or of an old_string without line breaks: see {@link replaceInWindows}. */
 async function replaceEverywhere(original: string, needle: string, replacement: string, slicer: TimeSlicer): Promise<TextEditOutcome> {
@@ -95,14 +95,14 @@ async function replaceEverywhere(original: string, needle: string, replacement: 
 
 /**
  * Every occurrence of `needle` in `text` replaced by `replacement`, a window of
- * {@link REPLACE_WINDOW} characters at a time: each window is split and joined natively, several
+ * {@link REPLACE_ALL_WINDOW} characters at a time: each window is split and joined natively, several
  * times faster than a loop of `indexOf` calls when there are many matches, and each match's
  * start is pushed to `spans`. The matches are those a scan from the start finds: a window
  * starts where the next match is the first occurrence from there on (a match's end, or a place
  * no match straddles), so its `split` finds what the whole would, however the needle overlaps
  * itself (`aa` in `aaaa…`). Returns the new text in pieces, one a window.
  */
-export async function replaceInWindows(text: string, needle: string, replacement: string, spans: SpanList, slicer: TimeSlicer, windowSize = REPLACE_WINDOW): Promise<string[]> {
+export async function replaceInWindows(text: string, needle: string, replacement: string, spans: SpanList, slicer: TimeSlicer, windowSize = REPLACE_ALL_WINDOW): Promise<string[]> {
   const pieces: string[] = [];
   // A window holds a match whole, so each one moves on.
   const window = Math.max(windowSize, 2 * needle.length);
@@ -271,7 +271,7 @@ export async function closestLines(text: string, oldString: string, slicer = new
   return { first: bestStart + 1, last: bestStart + windowLength, lines: fileLines.slice(bestStart, bestStart + windowLength) };
 }
 
-/** `text` split at `\n`, a `\r` before it dropped (as `splitLines` in text.ts does), in time slices. */
+/** `text` split at `\n`, a `\r` before it dropped (so a CRLF file reads like an LF one), in time slices. */
 async function splitLinesInSlices(text: string, slicer: TimeSlicer): Promise<string[]> {
   const lines: string[] = [];
   let start = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capReply, countUtf8Characters, cutLine, describeNonText, formatBytes, formatSeconds, splitLines } from './text.js';
+import { capReply, countUtf8Characters, cutLine, describeNonText, formatBytes, formatSeconds } from './text.js';
 
 describe('describeNonText', () => {
   it('names common binary formats by their first bytes', () => {
@@ -37,11 +37,6 @@ describe('cutLine', () => {
 });
 
 describe('small helpers', () => {
-  it('splits lines on LF and drops the CR of CRLF', () => {
-    expect(splitLines('a\r\nb\nc\r')).toEqual(['a', 'b', 'c']);
-    expect(splitLines('')).toEqual(['']);
-  });
-
   it('caps a reply at a line break, saying so', () => {
     expect(capReply('short', 100)).toBe('short');
     const capped = capReply(`${'a'.repeat(60)}\n${'b'.repeat(60)}`, 100);

@@ -139,15 +139,6 @@ export function orRoot(path: string | undefined): string {
   return path === undefined || path.trim() === '' ? '.' : path;
 }
 
-/** Splits text into lines on `\n`, dropping a `\r` before it, so CRLF files read like LF files. */
-export function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  for (let index = 0; index < lines.length; index += 1) {
-    const line = lines[index]!;
-    if (line.endsWith('\r')) lines[index] = line.slice(0, -1);
-  }
-  return lines;
-}
 
 /** True for the first half of a UTF-16 surrogate pair: a string cut after it splits a character. */
 export function isHighSurrogate(code: number): boolean {
