@@ -126,6 +126,24 @@ describe('writing tools under load: no event-loop stall', () => {
     }
   });
 
+  it('edit_file replace_all of a match that is rare in a 10 MB file of near misses takes well under seconds', async () => {
+    // `ab` once, then 10 MB of `a`: every place after the match starts a near miss. Looking from
+    // each window for the next match read the rest of the file once a window (40 s).
+    const kit = await makeWriteKit();
+    try {
+      await putRead(kit, 'a.txt', 'ab' + 'a'.repeat(10 * 1024 * 1024 - 3) + '\n');
+      const started = performance.now();
+      const result = await kit.run('edit_file', { path: 'a.txt', old_string: 'ab', new_string: 'c', replace_all: true });
+      const elapsed = performance.now() - started;
+      expect(result.text).toMatch(/^Edited `a\.txt`: 1 replacement\./);
+      expect((await kit.text('a.txt')).slice(0, 3)).toBe('caa');
+      // About 0.2 s here; the bound only catches a search that reads the file again per window.
+      expect(elapsed).toBeLessThan(5_000);
+    } finally {
+      await kit.cleanup();
+    }
+  });
+
   it('edit_file replace_all in a 10 MB file where every byte is a replacement stays responsive', async () => {
     const kit = await makeWriteKit();
     try {

@@ -115,11 +115,18 @@ export async function replaceInWindows(text: string, needle: string, replacement
       spans.pushStart(at);
       at += needle.length;
     }
-    // A match that starts in the window and ends past it belongs to the next window.
-    const straddling = end < text.length ? text.indexOf(needle, at) : -1;
-    if (straddling !== -1 && straddling < end) {
-      parts[parts.length - 1] = text.slice(at, straddling);
-      end = straddling;
+    // A match that starts in the window and ends past it belongs to the next window. It can
+    // only start in the window's last `needle.length - 1` characters, after the matches found
+    // (any earlier one lies whole in the window, and `split` found it): looking only there
+    // keeps a window's cost its own, where a search on to the next match could read the rest
+    // of the text once a window.
+    if (end < text.length) {
+      const from = Math.max(at, end - needle.length + 1);
+      const near = text.slice(from, end + needle.length - 1).indexOf(needle);
+      if (near !== -1) {
+        parts[parts.length - 1] = text.slice(at, from + near);
+        end = from + near;
+      }
     }
     pieces.push(parts.join(replacement));
     start = end;
