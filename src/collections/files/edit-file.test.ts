@@ -253,4 +253,22 @@ describe('edit_file', () => {
     const describe = kit.tools.edit_file.describeCall!;
     expect(describe({ path: 'a.ts', old_string: 'a\nb', new_string: 'a\nc' })).toBe('Edit a.ts:\n a\n-b\n+c');
   });
+
+  it('keeps the approval prompt of a large edit short and quick: each side\'s first lines instead of a diff, long lines cut', () => {
+    const describe = kit.tools.edit_file.describeCall!;
+    const side = (word: string) => Array.from({ length: 5_000 }, (_, index) => `${word} line ${index}`).join('\n');
+    const started = performance.now();
+    const text = describe({ path: 'a.ts', old_string: side('old'), new_string: side('new') });
+    // The diff package took 12 s on these two sides; the bound only catches a diff run on them.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('Edit a.ts:');
+    expect(lines.slice(1, 3)).toEqual(['-old line 0', '-old line 1']);
+    expect(lines).toContain(`-… and ${(side('old').length - (side('old').split('\n').slice(0, 40).join('\n').length + 1)).toLocaleString('en-US')} more characters`);
+    expect(lines.filter((line) => line.startsWith('+new line'))).toHaveLength(40);
+    expect(lines.at(-1)).toMatch(/^\+… and [\d,]+ more characters$/);
+    const long = describe({ path: 'a.ts', old_string: 'x'.repeat(5_000), new_string: 'y' });
+    expect(long.split('\n')[1]!.length).toBeLessThan(450);
+    expect(long).toContain('+y');
+  });
 });

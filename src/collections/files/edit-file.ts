@@ -10,7 +10,7 @@ import type { TextSource } from './text/line-scan.js';
 import { refuseNumberedNewString, salvageMiss } from './edit-miss-reply.js';
 import { recordWrite } from './guard/read-state.js';
 import { checkTextFile, decodeCheckedText, encodeTextFile, type CheckedTextFile } from './text/text-file.js';
-import { formatBytes, plural } from './text/text.js';
+import { cutLine, formatBytes, plural } from './text/text.js';
 import { TimeSlicer } from '../../time-slice.js';
 import { recordChange } from './guard/undo.js';
 import { EDIT_FILE_DESCRIPTION, WRITE_FIELDS } from './write-descriptions.js';
@@ -205,15 +205,49 @@ async function findEdit(text: string, input: EditInput, where: { shown: string; 
   return { outcome, ...(edit.note === undefined ? {} : { note: edit.note }) };
 }
 
-/** `-`/`+` lines for an approval prompt: what the edit takes out and puts in. */
+/**
+ * Lines of old_string and new_string together up to which an approval prompt diffs them. The
+ * `diff` package's line diff has no bound of its own: two different texts of 5,000 lines each
+ * held the event loop for 12 s. Past this, each side's first lines are shown instead.
+ */
+const MAX_SNIPPET_DIFF_LINES = 200;
+/** Lines of each side an approval prompt shows when it does not diff them. */
+const SNIPPET_SIDE_LINES = 40;
+/** Characters of a line an approval prompt shows; the rest is counted. */
+const MAX_SNIPPET_LINE = 400;
+
+/** `-`/`+` lines for an approval prompt: what the edit takes out and puts in, bounded in work and length. */
 function snippetDiff(oldString: string, newString: string): string {
-  const withNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
-  return diffLines(withNewline(oldString), withNewline(newString))
-    .flatMap((part) => {
-      const marker = part.added ? '+' : part.removed ? '-' : ' ';
-      return part.value.replace(/\n$/, '').split('\n').map((line) => `${marker}${line}`);
-    })
-    .join('\n');
+  const before = leadingLines(oldString, MAX_SNIPPET_DIFF_LINES);
+  const after = leadingLines(newString, MAX_SNIPPET_DIFF_LINES);
+  const mark = (marker: string, line: string) => `${marker}${cutLine(line, MAX_SNIPPET_LINE)}`;
+  if (before.read === oldString.length && after.read === newString.length && before.lines.length + after.lines.length <= MAX_SNIPPET_DIFF_LINES) {
+    const withNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
+    return diffLines(withNewline(oldString), withNewline(newString))
+      .flatMap((part) => {
+        const marker = part.added ? '+' : part.removed ? '-' : ' ';
+        return part.value.replace(/\n$/, '').split('\n').map((line) => mark(marker, line));
+      })
+      .join('\n');
+  }
+  const side = (marker: string, text: string) => {
+    const { lines, read } = leadingLines(text, SNIPPET_SIDE_LINES);
+    const rest = text.length - read;
+    return [...lines.map((line) => mark(marker, line)), ...(rest > 0 ? [`${marker}… and ${plural(rest, 'more character')}`] : [])];
+  };
+  return [...side('-', oldString), ...side('+', newString)].join('\n');
+}
+
+/** The first `count` lines of `text`, and how many of its characters they take: read no further than they end. */
+function leadingLines(text: string, count: number): { lines: string[]; read: number } {
+  const lines: string[] = [];
+  let read = 0;
+  while (lines.length < count && read < text.length) {
+    const end = text.indexOf('\n', read);
+    lines.push(text.slice(read, end === -1 ? text.length : end));
+    read = end === -1 ? text.length : end + 1;
+  }
+  return { lines, read };
 }
 
 /** edit_file reads the whole file into memory: larger files are refused before anyone is asked. */
