@@ -13,6 +13,9 @@ import type { SpawnHostMessage, SpawnHostRequest } from './spawn-host-protocol.j
 
 const running = new Map<number, { readonly pid: number; readonly tree: ProcessTreeSignaller }>();
 
+/** How often the host checks that the process that forked it is still its parent. */
+const PARENT_CHECK_MS = 1_000;
+
 function send(message: SpawnHostMessage, handle?: Socket): void {
   // A parent that has gone away is handled by `disconnect`; nothing to do here.
   process.send?.(message, handle, undefined, () => handle?.destroy());
@@ -66,9 +69,18 @@ function start(request: SpawnHostRequest): void {
 }
 
 process.on('message', (request: SpawnHostRequest) => start(request));
-// The parent went away (killed, or it crashed): so do the programs it started, and the host.
-process.on('disconnect', () => {
+
+/** The parent went away (killed, or it crashed): so do the programs it started, and the host. */
+function parentGone(): void {
   for (const { pid, tree } of running.values()) tree.signalNow(pid, 'SIGKILL');
   process.exit(0);
-});
+}
+process.on('disconnect', parentGone);
+// The channel's end is how the host hears of it first. Twice in CI under load, host and programs
+// were still alive 10 s after the parent's SIGKILL, so the host also looks whether it has been
+// handed to another parent (the parent's death reparents it), once a second.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) parentGone();
+}, PARENT_CHECK_MS).unref();
 send({ type: 'ready' });
