@@ -203,11 +203,9 @@ describe('the spawn host', () => {
     // The parent forks the host, then starts a program that is given copies of the parent's
     // sockets (as a leaked descriptor would be): the host's channel then stays open when the
     // parent dies, no \`disconnect\` comes, and the host must notice it has another parent.
-    const folder = await temporaryFolder();
     const client = fileURLToPath(new URL('./spawn-host-client.ts', import.meta.url));
     const script = `
       import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
       import { readdirSync, readlinkSync } from 'node:fs';
       import { prepareSpawnHost, spawnHostPid } from ${JSON.stringify(client)};
       await prepareSpawnHost();
@@ -234,7 +232,6 @@ import { readFileSync } from 'node:fs';
       } catch {
         // Gone already.
       }
-      await fs.rm(folder, { recursive: true, force: true });
     }
   }, 30_000);
 });
