@@ -69,6 +69,7 @@ export async function runSearch(request: SearchRequest): Promise<SearchOutcome> 
     if (throughWorkspace === undefined) ({ stoppedByLimit, engine, searched } = await searchOnDisk(request, channel, matches, skipped, required));
     else stoppedByLimit = await throughWorkspace.search(channel);
     await channel.drain();
+    throughWorkspace?.dropPastLimit();
   } finally {
     clearTimeout(deadline);
     signal.removeEventListener('abort', onAbort);

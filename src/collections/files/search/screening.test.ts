@@ -83,3 +83,30 @@ describe('search_files with the byte prefilter and the walker screening files', 
     });
   }
 });
+
+/**
+ * The main thread reads ahead of the worker's answers. Files it passed over after the file
+ * that reached the limit were once named (or counted) too, so the reply's `Not searched:`
+ * line depended on how far behind the worker was: under load the two readings disagreed.
+ */
+describe('search_files through the workspace, with the worker behind the reading', () => {
+  it('names only the files passed over before the one that reached the limit, as disk mode does', async () => {
+    const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'toolbelt-search-read-ahead-')));
+    try {
+      // The first file keeps the worker busy (400,000 matching lines to count) while the main
+      // thread reads the 40 binary and 10 Latin-1 files after it.
+      await fs.writeFile(path.join(root, 'a-first.txt'), 'a mark here\n'.repeat(400_000));
+      for (let index = 0; index < 40; index += 1) await fs.writeFile(path.join(root, `b-${String(index).padStart(2, '0')}.bin`), Buffer.from([0x6d, 0x61, 0x72, 0x6b, 0, 1, 2]));
+      for (let index = 0; index < 10; index += 1) await fs.writeFile(path.join(root, `c-${index}.txt`), Buffer.from('mark caf\xe9\n', 'latin1'));
+      const session = createSession();
+      const search = (workspace: Workspace) => createReadTools({ workspace, ripgrep: false }).find((tool) => tool.name === 'search_files')!;
+      const input = { pattern: 'mark', mode: 'counts', limit: 1 };
+      const [through, onDisk] = [await runTool(search(new ThroughMethods(root)), input, { session }), await runTool(search(new Workspace(root)), input, { session })];
+      expect(through.text).toContain('a-first.txt: 400000');
+      expect(through.text).not.toContain('Not searched');
+      expect(through.text).toBe(onDisk.text);
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+});

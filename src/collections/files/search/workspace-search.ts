@@ -9,6 +9,7 @@ import type { FileMatch } from '../../../workspace/in-place.js';
 import type { FileState, SearchChannel } from './channel.js';
 import type { SearchRequest, Skipped } from './search-request.js';
 import { walkFiles, type WalkedFile } from './walk.js';
+import { walkOrder } from './walk-order.js';
 import { WorkspaceFileReader, type Loaded } from './workspace-file-reader.js';
 
 /** Files opened and read ahead while the worker matches earlier ones. */
@@ -30,6 +31,10 @@ export class WorkspaceSearch {
   /** Files closing; all are waited for before the search returns. */
   readonly #closing: Promise<unknown>[] = [];
   #exhausted = false;
+  /** The file whose matches reached the limit (a path as shown), once one has. */
+  #limitReachedAt: string | undefined;
+  /** Files this search read and passed over (not the walk's unreadable folders), put in `skipped` by {@link dropPastLimit}. */
+  readonly #passed: { readonly path: string; readonly verdict: 'binary' | 'not-utf8' | 'too-large' | 'unreadable' }[] = [];
 
   /** Fills `matches` and `skipped` as the search runs. */
   constructor(request: SearchRequest, matches: FileMatch[], skipped: Skipped) {
@@ -47,7 +52,7 @@ export class WorkspaceSearch {
     return this.#searched;
   }
 
-  /** Files answered after the limit was reached, which were read ahead, not asked for. */
+  /** Files answered or passed over after the limit was reached, which were read ahead, not asked for. */
   get passedOver(): number {
     return this.#passedOver;
   }
@@ -63,6 +68,7 @@ export class WorkspaceSearch {
     if (file.count > 0) {
       this.#matches.push({ path: file.path, count: file.count, lines: file.lines });
       this.#committed += mode === 'lines' ? file.lines.length : 1;
+      if (this.#committed >= limit) this.#limitReachedAt = file.path;
     }
     this.#request.onCount?.(this.#matches.length, this.#searched);
   };
@@ -73,7 +79,6 @@ export class WorkspaceSearch {
    */
   async search(channel: SearchChannel): Promise<boolean> {
     const { limit } = this.#request;
-    const skipped = this.#skipped;
     for (;;) {
       while (!this.#exhausted && this.#ahead.length < READ_AHEAD) {
         const file = await this.#nextFile();
@@ -96,13 +101,33 @@ export class WorkspaceSearch {
         }
         return channel.failure === undefined;
       }
-      if (loaded.type === 'unreadable') skipped.unreadable.push(loaded.path);
-      else if (loaded.type === 'too-large') skipped.tooLarge.push(loaded.path);
+      if (loaded.type !== 'open') this.#passed.push({ path: loaded.path, verdict: loaded.type });
       else {
         const verdict = await this.#reader.send(loaded, channel, limit - this.#committed, this.#closing);
-        if (verdict === 'binary') skipped.binary += 1;
-        else if (verdict === 'not-utf8') skipped.notUtf8.push(loaded.path);
+        if (verdict === 'binary' || verdict === 'not-utf8') this.#passed.push({ path: loaded.path, verdict });
       }
+    }
+  }
+
+  /**
+   * Once the worker has answered every file: puts the files passed over in `skipped`, but
+   * those after the one that reached the limit only in {@link passedOver}. This thread reads
+   * ahead of the worker's answers, so how far past the limit it got depends on the machine's
+   * load; the walk in disk mode names only the files before it, and so does this.
+   */
+  dropPastLimit(): void {
+    const cut = this.#limitReachedAt;
+    const skipped = this.#skipped;
+    for (const { path, verdict } of this.#passed) {
+      if (cut !== undefined && walkOrder(path, cut) > 0) {
+        // A file past the limit, like one answered after it: the limit left it out.
+        this.#passedOver += 1;
+        continue;
+      }
+      if (verdict === 'binary') skipped.binary += 1;
+      else if (verdict === 'not-utf8') skipped.notUtf8.push(path);
+      else if (verdict === 'too-large') skipped.tooLarge.push(path);
+      else skipped.unreadable.push(path);
     }
   }
 
