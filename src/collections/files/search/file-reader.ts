@@ -7,6 +7,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
+import { releaseScanArena, scanArena } from './literal-scan.js';
 import type { FileVerdict } from './protocol.js';
 import { BINARY_SIGNATURES, BINARY_SNIFF_BYTES } from '../text/text.js';
 
@@ -32,20 +33,42 @@ export type ReadOutcome =
    */
   | { readonly type: 'large'; readonly fd: number; readonly first: Buffer };
 
-/** The buffers one thread reads into, kept from file to file: fresh ones per file would keep the garbage collector busy. */
+/**
+ * The buffers one thread reads into, kept from file to file: fresh ones per file would keep the
+ * garbage collector busy. They lie in the thread's scan arena (`literal-scan.ts`), where the
+ * caseless literal scan reads them in place, or, without WebAssembly SIMD, on the heap.
+ */
 export class SearchFileReader {
-  readonly #first = Buffer.allocUnsafe(FIRST_READ_BYTES);
-  /** Grown to the largest file read whole so far. */
-  #whole: Buffer | undefined;
+  #heapFirst: Buffer | undefined;
+  /** Grown to the largest file read whole so far (without an arena). */
+  #heapWhole: Buffer | undefined;
 
   /** Lets go of the buffer for whole files (up to {@link WHOLE_FILE_BYTES}) between searches, so an idle thread holds 1 MB. */
   releaseWholeBuffer(): void {
-    this.#whole = undefined;
+    this.#heapWhole = undefined;
+    releaseScanArena();
   }
 
   /** The buffer for chunks of a `large` file, once its first chunk has been handled. */
   get chunkBuffer(): Buffer {
     return this.#first;
+  }
+
+  /** The first read's buffer, {@link FIRST_READ_BYTES} long. */
+  get #first(): Buffer {
+    // The thread's arena, asked each time: it is made again after a release.
+    const arena = scanArena();
+    if (arena !== undefined) return arena.first;
+    this.#heapFirst ??= Buffer.allocUnsafe(FIRST_READ_BYTES);
+    return this.#heapFirst;
+  }
+
+  /** A buffer of at least `bytes` for a whole file; with an arena, taking it may detach the first read's. */
+  #whole(bytes: number): Buffer {
+    const arena = scanArena();
+    if (arena !== undefined) return arena.whole(bytes);
+    if (this.#heapWhole === undefined || this.#heapWhole.length < bytes) this.#heapWhole = Buffer.allocUnsafe(bytes);
+    return this.#heapWhole;
   }
 
   /** Reads the file at `absolute` (not following a link) and says what it is. Never throws for a file system error. */
@@ -58,23 +81,24 @@ export class SearchFileReader {
     }
     let keepOpen = false;
     try {
-      const filled = fs.readSync(fd, this.#first, 0, this.#first.length, 0);
-      if (filled < this.#first.length) {
+      const first = this.#first;
+      const filled = fs.readSync(fd, first, 0, first.length, 0);
+      if (filled < first.length) {
         if (filled > maxFileBytes) return passedOver('too-large');
-        return screen(this.#first.subarray(0, filled));
+        return screen(first.subarray(0, filled));
       }
       const size = fs.fstatSync(fd).size;
       if (size > maxFileBytes) return passedOver('too-large');
-      const head = describe(this.#first);
+      const head = describe(first);
       if (head !== undefined) return passedOver(head);
-      if (this.#first.includes(0)) return passedOver('binary');
+      if (first.includes(0)) return passedOver('binary');
       if (size >= WHOLE_FILE_BYTES) {
         keepOpen = true;
-        return { type: 'large', fd, first: this.#first };
+        return { type: 'large', fd, first };
       }
       // One byte more than the size, to see a file that grew since the stat.
-      if (this.#whole === undefined || this.#whole.length < size + 1) this.#whole = Buffer.allocUnsafe(Math.min(WHOLE_FILE_BYTES, Math.max(size + 1, 2 * FIRST_READ_BYTES)));
-      const whole = this.#whole;
+      const whole = this.#whole(Math.min(WHOLE_FILE_BYTES, Math.max(size + 1, 2 * FIRST_READ_BYTES)));
+      // Taken again: growing the arena for `whole` detached the first read's view.
       this.#first.copy(whole, 0, 0, filled);
       let total = filled;
       while (total < whole.length) {

@@ -12,6 +12,7 @@
  * the main thread (`requiredText` in `required-literals.ts`), so the search threads never load
  * the regular expression parser.
  */
+import { currentScanArena, MAX_SCAN_LITERAL_BYTES } from './literal-scan.js';
 
 /**
  * True when testing a whole chunk at once (with the `m` flag) can only miss if no line matches,
@@ -128,12 +129,29 @@ function byteRank(byte: number): number {
 }
 
 /**
- * ASCII `text` ignoring case: found by its rarest character (in either case), then compared
- * byte by byte. Looking for two adjacent characters written every way instead (the four of
- * `yf` for `polyfill`) made fewer stops in a file held in memory, but searches of
- * `node_modules` 3–5% slower: twice the calls into `indexOf` per file.
+ * ASCII `text` ignoring case. In bytes a search thread read into its scan arena
+ * (`literal-scan.ts`), the WebAssembly scan finds it by its two rarest characters sixteen
+ * places at a time; elsewhere (no WebAssembly SIMD, a literal over 256 bytes, bytes from
+ * another buffer) {@link caselessIndexOfFinder} does.
  */
 function caselessFinder(text: string): LiteralFinder {
+  const fallback = caselessIndexOfFinder(text);
+  if (text.length > MAX_SCAN_LITERAL_BYTES || !/^[\x00-\x7f]*$/.test(text)) return fallback;
+  const lower = text.toLowerCase();
+  const [first, second] = Array.from(lower, (_, index) => index).sort((a, b) => byteRank(lower.charCodeAt(a)) - byteRank(lower.charCodeAt(b)) || a - b);
+  return (bytes, from) => {
+    const arena = currentScanArena();
+    return arena !== undefined && arena.holds(bytes) ? arena.find(lower, first!, second ?? first!, bytes, from) : fallback(bytes, from);
+  };
+}
+
+/**
+ * ASCII `text` ignoring case, with `indexOf`: found by its rarest character (in either case),
+ * then compared byte by byte. Looking for two adjacent characters written every way instead
+ * (the four of `yf` for `polyfill`) made fewer stops in a file held in memory, but searches of
+ * `node_modules` 3–5% slower: twice the calls into `indexOf` per file.
+ */
+function caselessIndexOfFinder(text: string): LiteralFinder {
   const lower = Buffer.from(text.toLowerCase(), 'latin1');
   const isLetter = Array.from(lower, (code) => code >= 0x61 && code <= 0x7a);
   let anchor = 0;

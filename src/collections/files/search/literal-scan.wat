@@ -1,0 +1,71 @@
+;; The caseless literal scan of `literal-scan.ts`, in WebAssembly text. `build-literal-scan.mjs`
+;; compiles it into `literal-scan-wasm.ts`; a test checks that the two agree.
+;;
+;; Memory (one per search thread): the first 64 KB hold needles, one per 512-byte slot: the
+;; literal's bytes folded to lower case at the slot, and at slot + 256 each byte's fold mask
+;; (0x20 for an ASCII letter, 0 otherwise). A byte b matches needle byte n with mask f when
+;; (b | f) == n, so a letter matches in either case and anything else only itself. The files
+;; read lie after the first 64 KB.
+(module
+  (memory (export "memory") 17)
+
+  ;; 1 when the `length` bytes at `at` match the needle at `needle`, else 0.
+  (func $matchesAt (param $needle i32) (param $length i32) (param $at i32) (result i32)
+    (local $index i32)
+    (loop $next
+      (if (i32.ge_u (local.get $index) (local.get $length)) (then (return (i32.const 1))))
+      (if (i32.ne
+            (i32.or
+              (i32.load8_u (i32.add (local.get $at) (local.get $index)))
+              (i32.load8_u offset=256 (i32.add (local.get $needle) (local.get $index))))
+            (i32.load8_u (i32.add (local.get $needle) (local.get $index))))
+        (then (return (i32.const 0))))
+      (local.set $index (i32.add (local.get $index) (i32.const 1)))
+      (br $next))
+    (i32.const 0))
+
+  ;; The first place p, from <= p and p + length <= end, where the needle matches, or -1.
+  ;; Sixteen places at once: a place is a candidate when its bytes at the needle's two anchors
+  ;; (`first` and `second`, its two rarest characters) match; candidates are then checked whole.
+  ;; No load reads at or past `end`.
+  (func (export "find")
+    (param $needle i32) (param $length i32) (param $first i32) (param $second i32) (param $from i32) (param $end i32)
+    (result i32)
+    (local $place i32) (local $reach i32) (local $bits i32) (local $candidate i32)
+    (local $byte1 v128) (local $fold1 v128) (local $byte2 v128) (local $fold2 v128) (local $low v128) (local $high v128)
+    (local.set $byte1 (i8x16.splat (i32.load8_u (i32.add (local.get $needle) (local.get $first)))))
+    (local.set $fold1 (i8x16.splat (i32.load8_u offset=256 (i32.add (local.get $needle) (local.get $first)))))
+    (local.set $byte2 (i8x16.splat (i32.load8_u (i32.add (local.get $needle) (local.get $second)))))
+    (local.set $fold2 (i8x16.splat (i32.load8_u offset=256 (i32.add (local.get $needle) (local.get $second)))))
+    ;; The farther anchor: 32 places from `place` read up to place + reach + 31.
+    (local.set $reach (select (local.get $first) (local.get $second) (i32.gt_u (local.get $first) (local.get $second))))
+    (local.set $place (local.get $from))
+    (block $wide_done
+      (loop $wide
+        (br_if $wide_done (i32.gt_u (i32.add (i32.add (local.get $place) (local.get $reach)) (i32.const 32)) (local.get $end)))
+        (local.set $low (v128.and
+          (i8x16.eq (v128.or (v128.load (i32.add (local.get $place) (local.get $first))) (local.get $fold1)) (local.get $byte1))
+          (i8x16.eq (v128.or (v128.load (i32.add (local.get $place) (local.get $second))) (local.get $fold2)) (local.get $byte2))))
+        (local.set $high (v128.and
+          (i8x16.eq (v128.or (v128.load offset=16 (i32.add (local.get $place) (local.get $first))) (local.get $fold1)) (local.get $byte1))
+          (i8x16.eq (v128.or (v128.load offset=16 (i32.add (local.get $place) (local.get $second))) (local.get $fold2)) (local.get $byte2))))
+        (if (v128.any_true (v128.or (local.get $low) (local.get $high)))
+          (then
+            (local.set $bits (i32.or (i8x16.bitmask (local.get $low)) (i32.shl (i8x16.bitmask (local.get $high)) (i32.const 16))))
+            (loop $candidates
+              (local.set $candidate (i32.add (local.get $place) (i32.ctz (local.get $bits))))
+              (if (i32.le_u (i32.add (local.get $candidate) (local.get $length)) (local.get $end))
+                (then (if (call $matchesAt (local.get $needle) (local.get $length) (local.get $candidate))
+                  (then (return (local.get $candidate))))))
+              (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
+              (br_if $candidates (local.get $bits)))))
+        (local.set $place (i32.add (local.get $place) (i32.const 32)))
+        (br $wide)))
+    ;; The last places, fewer than 32 from the end, one by one.
+    (block $done
+      (loop $tail
+        (br_if $done (i32.gt_u (i32.add (local.get $place) (local.get $length)) (local.get $end)))
+        (if (call $matchesAt (local.get $needle) (local.get $length) (local.get $place)) (then (return (local.get $place))))
+        (local.set $place (i32.add (local.get $place) (i32.const 1)))
+        (br $tail)))
+    (i32.const -1)))
