@@ -47,18 +47,15 @@ let current: ScanArena | undefined;
  * kept until {@link releaseScanArena}.
  */
 export function scanArena(): ScanArena | undefined {
-  if (current !== undefined) return current;
-  if (compiled === undefined) {
-    try {
-      const { WebAssembly } = globalThis as unknown as { WebAssembly: WebAssemblyApi };
-      compiled = new WebAssembly.Module(Buffer.from(LITERAL_SCAN_WASM, 'base64'));
-    } catch {
-      compiled = null;
-    }
-  }
-  if (compiled === null) return undefined;
+  if (current !== undefined || compiled === null) return current;
   const { WebAssembly } = globalThis as unknown as { WebAssembly: WebAssemblyApi };
-  current = new ScanArena(new WebAssembly.Instance(compiled).exports as ScanExports);
+  try {
+    compiled ??= new WebAssembly.Module(Buffer.from(LITERAL_SCAN_WASM, 'base64'));
+    current = new ScanArena(new WebAssembly.Instance(compiled).exports as ScanExports);
+  } catch {
+    // No WebAssembly SIMD here, or no memory for an instance: the heap's buffers and `indexOf`, from now on.
+    compiled = null;
+  }
   return current;
 }
 

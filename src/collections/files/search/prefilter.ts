@@ -136,7 +136,7 @@ function byteRank(byte: number): number {
  */
 function caselessFinder(text: string): LiteralFinder {
   const fallback = caselessIndexOfFinder(text);
-  if (text.length > MAX_SCAN_LITERAL_BYTES || !/^[\x00-\x7f]*$/.test(text)) return fallback;
+  if (text.length === 0 || text.length > MAX_SCAN_LITERAL_BYTES || !/^[\x00-\x7f]*$/.test(text)) return fallback;
   const lower = text.toLowerCase();
   const [first, second] = Array.from(lower, (_, index) => index).sort((a, b) => byteRank(lower.charCodeAt(a)) - byteRank(lower.charCodeAt(b)) || a - b);
   return (bytes, from) => {
