@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { scanArena } from './literal-scan.js';
 import { compileRequiredText, literalFinders } from './prefilter.js';
 import { requiredText } from './required-literals.js';
 
@@ -45,8 +46,23 @@ describe('requiredText', () => {
   });
 });
 
-describe('compileRequiredText', () => {
-  const test = (pattern: string, flags: string, text: string): boolean => compileRequiredText(requiredText(pattern, flags)!)(Buffer.from(text, 'utf8'));
+/**
+ * `text`'s UTF-8 bytes in a `Buffer` of their own, or in this thread's scan arena (where a
+ * caseless literal is found by the WebAssembly scan), ending at the arena's last byte now and
+ * then, with the next bytes unlike them.
+ */
+function placed(text: string, where: 'heap' | 'arena', shift = 0): Buffer {
+  const bytes = Buffer.from(text, 'utf8');
+  if (where === 'heap') return bytes;
+  const memory = scanArena()!.first;
+  const start = shift % 2 === 0 ? shift % 48 : memory.length - bytes.length;
+  bytes.copy(memory, start);
+  memory.fill(0x7e, start + bytes.length, Math.min(memory.length, start + bytes.length + 64));
+  return memory.subarray(start, start + bytes.length);
+}
+
+describe.each(['heap', 'arena'] as const)('compileRequiredText, the bytes in the %s', (where) => {
+  const test = (pattern: string, flags: string, text: string): boolean => compileRequiredText(requiredText(pattern, flags)!)(placed(text, where));
 
   it('finds case-sensitive literals as bytes, any of the alternatives', () => {
     expect(test('needle', 'u', 'a haystack with a needle in it')).toBe(true);
@@ -107,7 +123,7 @@ describe('compileRequiredText', () => {
         const lines = text.split('\n');
         if (lines.some((line) => regex.test(line))) {
           checked += 1;
-          expect([source, flags, text, mayMatch(Buffer.from(text, 'utf8'))]).toEqual([source, flags, text, true]);
+          expect([source, flags, text, mayMatch(placed(text, where, sample))]).toEqual([source, flags, text, true]);
         }
         // Every matching line holds a literal (or a Kelvin sign or long s that folds to one); a plain
         // pattern matches exactly the lines that hold one.
