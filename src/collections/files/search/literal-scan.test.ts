@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FIRST_READ_BYTES, SearchFileReader } from './file-reader.js';
-import { currentScanArena, releaseScanArena, scanArena } from './literal-scan.js';
+import { currentScanArena, releaseScanArena, scanArena, withoutScanArena } from './literal-scan.js';
 import { literalFinders } from './prefilter.js';
 
 const arena = scanArena();
@@ -119,6 +119,28 @@ describe('the caseless literal scan', () => {
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
       releaseScanArena();
+    }
+  });
+
+  // Last: it leaves this test file's thread without an arena.
+  it('without WebAssembly, reads into the heap and finds with indexOf, with the same answers', () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'literal-scan-heap-'));
+    try {
+      withoutScanArena();
+      expect(scanArena()).toBeUndefined();
+      const reader = new SearchFileReader();
+      const [find] = literalFinders({ literals: ['polyfill'], caseless: true, unicodeFolds: false, plain: true });
+      for (const [name, text] of [['small.txt', 'a PolyFill here\n'], ['large.txt', `${'line of text\n'.repeat(240_000)}the POLYFILL at the end\n`]] as const) {
+        fs.writeFileSync(path.join(folder, name), text);
+        const read = reader.read(path.join(folder, name), 10 * 1024 * 1024);
+        expect(read.type).toBe('text');
+        const bytes = (read as { bytes: Buffer }).bytes;
+        expect(bytes.toString('utf8')).toBe(text);
+        expect(find!(bytes, 0)).toBe(plainCaseless(bytes, 'polyfill', 0));
+      }
+      expect(currentScanArena()).toBeUndefined();
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
     }
   });
 });

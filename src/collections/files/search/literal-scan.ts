@@ -59,6 +59,12 @@ export function scanArena(): ScanArena | undefined {
   return current;
 }
 
+/** From now on this thread reads into the heap and finds with `indexOf`, as where WebAssembly SIMD is missing (for tests of that path). */
+export function withoutScanArena(): void {
+  compiled = null;
+  current = undefined;
+}
+
 /** This thread's arena if it has one already (the finders use it; only the file reader makes it). */
 export function currentScanArena(): ScanArena | undefined {
   return current;
