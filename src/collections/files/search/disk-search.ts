@@ -10,7 +10,7 @@ import type { RequiredText } from './prefilter.js';
 import type { FoundMessage } from './protocol.js';
 import { planRipgrep, RipgrepEngine } from './ripgrep-engine.js';
 import type { EngineEnd } from './search-engine.js';
-import type { SearchRequest, Skipped } from './search-request.js';
+import { countPassedOver, type SearchRequest, type Skipped } from './search-request.js';
 import { WalkEngine, type WalkJobBase } from './walk-engine.js';
 
 /**
@@ -127,10 +127,7 @@ class FoundTally {
       if (file.verdict === 'text') {
         this.#matches.push({ path: file.path, count: file.count, lines: file.lines });
         this.committedUnits += this.#request.mode === 'lines' ? file.lines.length : 1;
-      } else if (file.verdict === 'binary') skipped.binary += 1;
-      else if (file.verdict === 'not-utf8') skipped.notUtf8.push(file.path);
-      else if (file.verdict === 'too-large') skipped.tooLarge.push(file.path);
-      else skipped.unreadable.push(file.path);
+      } else countPassedOver(skipped, file.verdict, file.path);
     }
     this.#request.onCount?.(this.#matches.length, this.searched);
   };

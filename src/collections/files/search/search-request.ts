@@ -4,7 +4,7 @@
  */
 import type { InPlaceSearchRequest } from '../../../workspace/in-place.js';
 import type { ResolvedReadToolsOptions } from '../read-options.js';
-import type { IncludePattern } from './protocol.js';
+import type { FileVerdict, IncludePattern } from './protocol.js';
 
 /**
  * A search as this process runs it: the request a workspace may run in place, plus what only
@@ -28,4 +28,12 @@ export interface Skipped {
   readonly notUtf8: string[];
   readonly tooLarge: string[];
   readonly unreadable: string[];
+}
+
+/** Counts a file passed over in `skipped`, under its verdict: binary files by number, the rest by path. */
+export function countPassedOver(skipped: Skipped, verdict: Exclude<FileVerdict, 'text'>, path: string): void {
+  if (verdict === 'binary') skipped.binary += 1;
+  else if (verdict === 'not-utf8') skipped.notUtf8.push(path);
+  else if (verdict === 'too-large') skipped.tooLarge.push(path);
+  else skipped.unreadable.push(path);
 }

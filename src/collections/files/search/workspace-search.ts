@@ -7,7 +7,8 @@
 import * as path from 'node:path';
 import type { FileMatch } from '../../../workspace/in-place.js';
 import type { FileState, SearchChannel } from './channel.js';
-import type { SearchRequest, Skipped } from './search-request.js';
+import type { FileVerdict } from './protocol.js';
+import { countPassedOver, type SearchRequest, type Skipped } from './search-request.js';
 import { walkFiles, type WalkedFile } from './walk.js';
 import { walkOrder } from './walk-order.js';
 import { WorkspaceFileReader, type Loaded } from './workspace-file-reader.js';
@@ -34,7 +35,7 @@ export class WorkspaceSearch {
   /** The file whose matches reached the limit (a path as shown), once one has. */
   #limitReachedAt: string | undefined;
   /** Files this search read and passed over (not the walk's unreadable folders), put in `skipped` by {@link dropPastLimit}. */
-  readonly #passed: { readonly path: string; readonly verdict: 'binary' | 'not-utf8' | 'too-large' | 'unreadable' }[] = [];
+  readonly #passed: { readonly shown: string; readonly verdict: Exclude<FileVerdict, 'text'> }[] = [];
 
   /** Fills `matches` and `skipped` as the search runs. */
   constructor(request: SearchRequest, matches: FileMatch[], skipped: Skipped) {
@@ -101,10 +102,10 @@ export class WorkspaceSearch {
         }
         return channel.failure === undefined;
       }
-      if (loaded.type !== 'open') this.#passed.push({ path: loaded.path, verdict: loaded.type });
+      if (loaded.type !== 'open') this.#passed.push({ shown: loaded.path, verdict: loaded.type });
       else {
         const verdict = await this.#reader.send(loaded, channel, limit - this.#committed, this.#closing);
-        if (verdict === 'binary' || verdict === 'not-utf8') this.#passed.push({ path: loaded.path, verdict });
+        if (verdict === 'binary' || verdict === 'not-utf8') this.#passed.push({ shown: loaded.path, verdict });
       }
     }
   }
@@ -117,17 +118,13 @@ export class WorkspaceSearch {
    */
   dropPastLimit(): void {
     const cut = this.#limitReachedAt;
-    const skipped = this.#skipped;
-    for (const { path, verdict } of this.#passed) {
-      if (cut !== undefined && walkOrder(path, cut) > 0) {
+    for (const { shown, verdict } of this.#passed) {
+      if (cut !== undefined && walkOrder(shown, cut) > 0) {
         // A file past the limit, like one answered after it: the limit left it out.
         this.#passedOver += 1;
         continue;
       }
-      if (verdict === 'binary') skipped.binary += 1;
-      else if (verdict === 'not-utf8') skipped.notUtf8.push(path);
-      else if (verdict === 'too-large') skipped.tooLarge.push(path);
-      else skipped.unreadable.push(path);
+      countPassedOver(this.#skipped, verdict, shown);
     }
   }
 
