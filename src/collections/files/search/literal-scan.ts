@@ -11,6 +11,10 @@
  *
  * Where WebAssembly or its SIMD instructions are missing, {@link scanArena} says so and the
  * threads keep their `Buffer`s and the `indexOf` finder. The answers are the same either way.
+ *
+ * The module also carries `edit_file`'s byte kernels (every match, the replaced bytes, the
+ * line breaks), which `text/byte-kernels.ts` runs on an instance of its own
+ * ({@link newScanInstance}); the rarity table that picks a literal's anchors serves both.
  */
 import { LITERAL_SCAN_WASM } from './literal-scan-wasm.js';
 
@@ -32,9 +36,13 @@ interface ScanMemory {
   grow(pages: number): number;
 }
 
-interface ScanExports {
+/** The module's functions (see `literal-scan.wat` for each one's contract); addresses are in its memory. */
+export interface ScanExports {
   readonly memory: ScanMemory;
   readonly find: (needle: number, length: number, first: number, second: number, from: number, end: number) => number;
+  readonly findAll: (needle: number, length: number, first: number, second: number, from: number, end: number, out: number, limit: number) => number;
+  readonly splice: (source: number, size: number, places: number, count: number, length: number, replacement: number, replacementLength: number, out: number) => number;
+  readonly lineBreaks: (from: number, end: number, out: number) => number;
 }
 
 /** Compiled once a thread, on first use; `null` when this Node.js cannot run it. */
@@ -48,15 +56,44 @@ let current: ScanArena | undefined;
  */
 export function scanArena(): ScanArena | undefined {
   if (current !== undefined || compiled === null) return current;
+  const exports = newScanInstance();
+  if (exports !== undefined) current = new ScanArena(exports);
+  return current;
+}
+
+/**
+ * A new instance of the module, with memory of its own (17 pages), or `undefined` where
+ * WebAssembly SIMD cannot run or an instance cannot be made; then never again in this thread.
+ */
+export function newScanInstance(): ScanExports | undefined {
+  if (compiled === null) return undefined;
   const { WebAssembly } = globalThis as unknown as { WebAssembly: WebAssemblyApi };
   try {
     compiled ??= new WebAssembly.Module(Buffer.from(LITERAL_SCAN_WASM, 'base64'));
-    current = new ScanArena(new WebAssembly.Instance(compiled).exports as ScanExports);
+    return new WebAssembly.Instance(compiled).exports as ScanExports;
   } catch {
-    // No WebAssembly SIMD here, or no memory for an instance: the heap's buffers and `indexOf`, from now on.
+    // No WebAssembly SIMD here, or no memory for an instance: the JavaScript paths, from now on.
     compiled = null;
+    return undefined;
   }
-  return current;
+}
+
+/**
+ * ASCII characters from the rarest to the most common in source text (upper-case letters
+ * counted as lower-case), measured over 6,000 files of this repository's `node_modules`. A
+ * literal is looked for by its rarest characters, so the scans stop rarely.
+ */
+const RAREST_FIRST = '~^%798\\56$+43z#@<2q!|?&>1j][\'0_-xkw`{}v*:y";b/=)(,gfh.mupdclioansrte ';
+
+/** How common a byte is in source text, lower for rarer ({@link RAREST_FIRST}); bytes outside the table (controls, UTF-8 beyond ASCII) rarest of all. */
+export function byteRank(byte: number): number {
+  return byte >= 0x80 ? -1 : RAREST_FIRST.indexOf(String.fromCharCode(byte).toLowerCase());
+}
+
+/** The places in `literal` of its two rarest bytes, the earlier first among equals (the same place twice for one byte): the scan's anchors. */
+export function anchorPlaces(literal: ArrayLike<number>): [number, number] {
+  const [first = 0, second = first] = Array.from({ length: literal.length }, (_, index) => index).sort((a, b) => byteRank(literal[a]!) - byteRank(literal[b]!) || a - b);
+  return [first, second];
 }
 
 /** From now on this thread reads into the heap and finds with `indexOf`, as where WebAssembly SIMD is missing (for tests of that path). */

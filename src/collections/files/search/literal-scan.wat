@@ -1,11 +1,14 @@
-;; The caseless literal scan of `literal-scan.ts`, in WebAssembly text. `build-literal-scan.mjs`
-;; compiles it into `literal-scan-wasm.ts`; a test checks that the two agree.
+;; The literal scans of `literal-scan.ts` (the search's caseless literal) and of
+;; `text/byte-kernels.ts` (edit_file's every match, replaced bytes, line breaks), in
+;; WebAssembly text. `build-literal-scan.mjs` compiles it into `literal-scan-wasm.ts`; a test
+;; checks that the two agree.
 ;;
-;; Memory (one per search thread): the first 64 KB hold needles, one per 512-byte slot: the
-;; literal's bytes folded to lower case at the slot, and at slot + 256 each byte's fold mask
-;; (0x20 for an ASCII letter, 0 otherwise). A byte b matches needle byte n with mask f when
-;; (b | f) == n, so a letter matches in either case and anything else only itself. The files
-;; read lie after the first 64 KB.
+;; Memory (one per search thread, and one for the edits): the first 64 KB hold needles, one per
+;; 512-byte slot: the literal's bytes (folded to lower case for a caseless one) at the slot, and
+;; at slot + 256 each byte's fold mask (0x20 for an ASCII letter of a caseless literal, 0
+;; otherwise). A byte b matches needle byte n with mask f when (b | f) == n, so a letter
+;; matches in either case and anything else only itself; with every mask 0, only itself. The
+;; bytes scanned lie after the first 64 KB.
 (module
   (memory (export "memory") 17)
 
@@ -28,7 +31,7 @@
   ;; Sixteen places at once: a place is a candidate when its bytes at the needle's two anchors
   ;; (`first` and `second`, its two rarest characters) match; candidates are then checked whole.
   ;; No load reads at or past `end`.
-  (func (export "find")
+  (func $find (export "find")
     (param $needle i32) (param $length i32) (param $first i32) (param $second i32) (param $from i32) (param $end i32)
     (result i32)
     (local $place i32) (local $reach i32) (local $bits i32) (local $candidate i32)
@@ -68,4 +71,98 @@
         (if (call $matchesAt (local.get $needle) (local.get $length) (local.get $place)) (then (return (local.get $place))))
         (local.set $place (i32.add (local.get $place) (i32.const 1)))
         (br $tail)))
-    (i32.const -1)))
+    (i32.const -1))
+
+  ;; The places of the needle in [from, end), left to right and not overlapping (the next
+  ;; search starts where a match ends, as `String.split` cuts), written as i32 offsets from
+  ;; `from` at `out`, at most `limit` of them; returns how many.
+  (func (export "findAll")
+    (param $needle i32) (param $length i32) (param $first i32) (param $second i32) (param $from i32) (param $end i32) (param $out i32) (param $limit i32)
+    (result i32)
+    (local $count i32) (local $at i32)
+    (local.set $at (local.get $from))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $count) (local.get $limit)))
+        (local.set $at (call $find (local.get $needle) (local.get $length) (local.get $first) (local.get $second) (local.get $at) (local.get $end)))
+        (br_if $done (i32.eq (local.get $at) (i32.const -1)))
+        (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (i32.sub (local.get $at) (local.get $from)))
+        (local.set $count (i32.add (local.get $count) (i32.const 1)))
+        (local.set $at (i32.add (local.get $at) (local.get $length)))
+        (br $next)))
+    (local.get $count))
+
+  ;; Copies `length` bytes from `from` to `to` (regions apart), sixteen at a time: a call of
+  ;; `memory.copy` costs more than the few dozen bytes between two matches.
+  (func $copy (param $to i32) (param $from i32) (param $length i32)
+    (local $end i32)
+    (local.set $end (i32.add (local.get $from) (local.get $length)))
+    (block $wide_done
+      (loop $wide
+        (br_if $wide_done (i32.gt_u (i32.add (local.get $from) (i32.const 16)) (local.get $end)))
+        (v128.store (local.get $to) (v128.load (local.get $from)))
+        (local.set $from (i32.add (local.get $from) (i32.const 16)))
+        (local.set $to (i32.add (local.get $to) (i32.const 16)))
+        (br $wide)))
+    (block $done
+      (loop $tail
+        (br_if $done (i32.ge_u (local.get $from) (local.get $end)))
+        (i32.store8 (local.get $to) (i32.load8_u (local.get $from)))
+        (local.set $from (i32.add (local.get $from) (i32.const 1)))
+        (local.set $to (i32.add (local.get $to) (i32.const 1)))
+        (br $tail))))
+
+  ;; The `size` bytes at `source` with the `length` bytes at each of the `count` places listed
+  ;; at `places` (i32 offsets from `source`, ascending, not overlapping) replaced by the
+  ;; `replacementLength` bytes at `replacement`, written at `out` (apart from the others);
+  ;; returns how many bytes were written.
+  (func (export "splice")
+    (param $source i32) (param $size i32) (param $places i32) (param $count i32) (param $length i32) (param $replacement i32) (param $replacementLength i32) (param $out i32)
+    (result i32)
+    (local $index i32) (local $read i32) (local $write i32) (local $place i32)
+    (local.set $read (local.get $source))
+    (local.set $write (local.get $out))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $index) (local.get $count)))
+        (local.set $place (i32.add (local.get $source) (i32.load (i32.add (local.get $places) (i32.shl (local.get $index) (i32.const 2))))))
+        (call $copy (local.get $write) (local.get $read) (i32.sub (local.get $place) (local.get $read)))
+        (local.set $write (i32.add (local.get $write) (i32.sub (local.get $place) (local.get $read))))
+        (call $copy (local.get $write) (local.get $replacement) (local.get $replacementLength))
+        (local.set $write (i32.add (local.get $write) (local.get $replacementLength)))
+        (local.set $read (i32.add (local.get $place) (local.get $length)))
+        (local.set $index (i32.add (local.get $index) (i32.const 1)))
+        (br $next)))
+    (call $copy (local.get $write) (local.get $read) (i32.sub (i32.add (local.get $source) (local.get $size)) (local.get $read)))
+    (i32.sub (i32.add (local.get $write) (i32.sub (i32.add (local.get $source) (local.get $size)) (local.get $read))) (local.get $out)))
+
+  ;; Every `\n` in [from, end), written as i32 offsets from `from` at `out`, sixteen bytes
+  ;; looked at a time; returns how many. `out` must have room for end - from of them.
+  (func (export "lineBreaks") (param $from i32) (param $end i32) (param $out i32) (result i32)
+    (local $place i32) (local $count i32) (local $bits i32) (local $newline v128)
+    (local.set $newline (i8x16.splat (i32.const 10)))
+    (local.set $place (local.get $from))
+    (block $wide_done
+      (loop $wide
+        (br_if $wide_done (i32.gt_u (i32.add (local.get $place) (i32.const 16)) (local.get $end)))
+        (local.set $bits (i8x16.bitmask (i8x16.eq (v128.load (local.get $place)) (local.get $newline))))
+        (block $none
+          (loop $each
+            (br_if $none (i32.eqz (local.get $bits)))
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2)))
+              (i32.sub (i32.add (local.get $place) (i32.ctz (local.get $bits))) (local.get $from)))
+            (local.set $count (i32.add (local.get $count) (i32.const 1)))
+            (local.set $bits (i32.and (local.get $bits) (i32.sub (local.get $bits) (i32.const 1))))
+            (br $each)))
+        (local.set $place (i32.add (local.get $place) (i32.const 16)))
+        (br $wide)))
+    (block $done
+      (loop $tail
+        (br_if $done (i32.ge_u (local.get $place) (local.get $end)))
+        (if (i32.eq (i32.load8_u (local.get $place)) (i32.const 10))
+          (then
+            (i32.store (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 2))) (i32.sub (local.get $place) (local.get $from)))
+            (local.set $count (i32.add (local.get $count) (i32.const 1)))))
+        (local.set $place (i32.add (local.get $place) (i32.const 1)))
+        (br $tail)))
+    (local.get $count)))

@@ -12,7 +12,7 @@
  * the main thread (`requiredText` in `required-literals.ts`), so the search threads never load
  * the regular expression parser.
  */
-import { currentScanArena, MAX_SCAN_LITERAL_BYTES } from './literal-scan.js';
+import { anchorPlaces, byteRank, currentScanArena, MAX_SCAN_LITERAL_BYTES } from './literal-scan.js';
 
 /**
  * True when testing a whole chunk at once (with the `m` flag) can only miss if no line matches,
@@ -39,12 +39,6 @@ export interface RequiredText {
   readonly plain: boolean;
 }
 
-/**
- * ASCII characters from the rarest to the most common in source text (upper-case letters
- * counted as lower-case), measured over 6,000 files of this repository's `node_modules`. A
- * caseless literal is looked for by its rarest character, so the scan stops rarely.
- */
-const RAREST_FIRST = '~^%798\\56$+43z#@<2q!|?&>1j][\'0_-xkw`{}v*:y";b/=)(,gfh.mupdclioansrte ';
 
 /** The UTF-8 bytes of the Kelvin sign (U+212A) and the long s (U+017F), which `/k/iu` and `/s/iu` match. */
 const KELVIN_SIGN = Buffer.from('\u212a', 'utf8');
@@ -123,11 +117,6 @@ function exactFinder(text: string): LiteralFinder {
   };
 }
 
-/** How common a byte is in source text, lower for rarer ({@link RAREST_FIRST}); bytes outside the table (controls, UTF-8 beyond ASCII) rarest of all. */
-function byteRank(byte: number): number {
-  return byte >= 0x80 ? -1 : RAREST_FIRST.indexOf(String.fromCharCode(byte).toLowerCase());
-}
-
 /**
  * ASCII `text` ignoring case. In bytes a search thread read into its scan arena
  * (`literal-scan.ts`), the WebAssembly scan finds it by its two rarest characters sixteen
@@ -138,10 +127,10 @@ function caselessFinder(text: string): LiteralFinder {
   const fallback = caselessIndexOfFinder(text);
   if (text.length === 0 || text.length > MAX_SCAN_LITERAL_BYTES || !/^[\x00-\x7f]*$/.test(text)) return fallback;
   const lower = text.toLowerCase();
-  const [first, second] = Array.from(lower, (_, index) => index).sort((a, b) => byteRank(lower.charCodeAt(a)) - byteRank(lower.charCodeAt(b)) || a - b);
+  const [first, second] = anchorPlaces(Buffer.from(lower, 'latin1'));
   return (bytes, from) => {
     const arena = currentScanArena();
-    return arena !== undefined && arena.holds(bytes) ? arena.find(lower, first!, second ?? first!, bytes, from) : fallback(bytes, from);
+    return arena !== undefined && arena.holds(bytes) ? arena.find(lower, first, second, bytes, from) : fallback(bytes, from);
   };
 }
 

@@ -9,7 +9,7 @@
  */
 import type { EditSpans, NumberedLines } from './edit-text.js';
 import { writeLinesDiff } from './line-diff.js';
-import { countLineBreaks, type TextSource } from './line-scan.js';
+import { countLineBreaks, firstAtOrAbove, type TextSource } from './line-scan.js';
 import { formatCount } from './text.js';
 import { DIFF_CONTEXT_LINES, equalRun, UnifiedDiffWriter, type MAX_DIFF_CHARACTERS } from './unified-diff-writer.js';
 import { TimeSlicer } from '../../../time-slice.js';
@@ -70,7 +70,9 @@ export async function summarizeEdit(path: string, before: TextSource, after: Tex
     // Further replacements on the same last line change nothing here: skip them at once.
     const lineBreak = lines.currentLineBreak();
     const reach = Math.max(0, spans.replacementLength - 1);
-    index = lineBreak === -1 ? spans.count : firstAbove((at) => spans.newStart(at), index + 1, spans.count, lineBreak - reach) - 1;
+    if (lineBreak === -1) index = spans.count;
+    // Most often the next replacement is on a later line: one look, no search.
+    else if (index + 1 < spans.count && spans.newStart(index + 1) <= lineBreak - reach) index = firstAbove((at) => spans.newStart(at), index + 2, spans.count, lineBreak - reach) - 1;
   }
   close();
   return { diff, ranges, shown, changedLines };
@@ -151,9 +153,12 @@ class LineScanner {
   #lineStart = 0;
   /** Index of the `\n` that ends the current line, or -1 on the last line. */
   #lineBreak: number;
+  /** Where each `\n` is, when the text keeps an index of them: then a move is a few steps or a halving, not a call a line. */
+  readonly #breaks: Int32Array | undefined;
 
   constructor(private readonly text: TextSource) {
-    this.#lineBreak = text.indexOf('\n');
+    this.#breaks = text.lineBreakIndex?.();
+    this.#lineBreak = this.#breaks === undefined ? text.indexOf('\n') : (this.#breaks[0] ?? -1);
   }
 
   /** The 0-based line `offset` is on. */
@@ -180,6 +185,17 @@ class LineScanner {
   }
 
   #moveTo(offset: number): void {
+    const breaks = this.#breaks;
+    if (breaks !== undefined) {
+      if (this.#lineBreak === -1 || this.#lineBreak >= offset) return;
+      // The line holding `offset` is the one whose break is the first at or after it.
+      let line = this.#line + 1;
+      if (line < breaks.length && breaks[line]! < offset) line = firstAtOrAbove(breaks, offset, line + 1);
+      this.#line = line;
+      this.#lineStart = breaks[line - 1]! + 1;
+      this.#lineBreak = line < breaks.length ? breaks[line]! : -1;
+      return;
+    }
     while (this.#lineBreak !== -1 && this.#lineBreak < offset) {
       this.#line += 1;
       this.#lineStart = this.#lineBreak + 1;

@@ -181,6 +181,18 @@ export class SpanList implements EditSpans {
     this.count += 1;
   }
 
+  /** Adds matches of `oldLength` characters at each of `starts` (ascending, after those added so far), a chunk's worth at a time. */
+  pushStarts(starts: Int32Array): void {
+    for (let taken = 0; taken < starts.length; ) {
+      const slot = this.count & CHUNK_MASK;
+      if (slot === 0) this.#oldStarts.push(new Int32Array(CHUNK_SIZE));
+      const piece = starts.subarray(taken, taken + CHUNK_SIZE - slot);
+      this.#oldStarts[this.#oldStarts.length - 1]!.set(piece, slot);
+      taken += piece.length;
+      this.count += piece.length;
+    }
+  }
+
   /** Adds a match of any length, with where its replacement starts in the new text. */
   pushVaried(oldStart: number, oldEnd: number, newStart: number): void {
     const slot = this.count & CHUNK_MASK;

@@ -16,10 +16,24 @@ export interface TextSource {
   lastIndexOf(search: string, from?: number): number;
   slice(start: number, end?: number): string;
   endsWith(search: string): boolean;
+  /** Where each `\n` is, ascending, when the source keeps an index of them (`ByteText` does where WebAssembly runs). */
+  lineBreakIndex?(): Int32Array | undefined;
+}
+
+/** The first index in `low … high - 1` of the ascending `values` whose value is at least `value`, or `high`. */
+export function firstAtOrAbove(values: Int32Array, value: number, low = 0, high = values.length): number {
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** The `\n` characters of `text` from `from` (inclusive) to `to` (exclusive). */
 export async function countLineBreaks(text: TextSource, from: number, to: number, slicer: TimeSlicer): Promise<number> {
+  const breaks = text.lineBreakIndex?.();
+  if (breaks !== undefined) return to <= from ? 0 : firstAtOrAbove(breaks, to) - firstAtOrAbove(breaks, from);
   let count = 0;
   for (let index = text.indexOf('\n', from); index !== -1 && index < to; index = text.indexOf('\n', index + 1)) {
     count += 1;

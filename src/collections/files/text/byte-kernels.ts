@@ -1,0 +1,117 @@
+/**
+ * `edit_file`'s bulk work on a file's bytes in WebAssembly (`search/literal-scan.wat`, the
+ * module the search's caseless scan runs): every match of an exact literal, the bytes with each
+ * match replaced, every line break. Each is one call over the whole body, where the JavaScript
+ * paths make a call into Node.js, or a native split's string, for every match or line; a
+ * `replace_all` of 10,000 matches spent most of its time there (issue 30, `test/bench/README.md`).
+ *
+ * Each call copies its input into the instance's memory, works, and copies the answer out, so
+ * edits that interleave at their awaits never share bytes there. Where WebAssembly SIMD is
+ * missing, or the work is past the bounds below, a function returns `undefined` and the caller
+ * takes its JavaScript path, which gives the same answers.
+ */
+import { anchorPlaces, MAX_SCAN_LITERAL_BYTES, newScanInstance, type ScanExports } from '../search/literal-scan.js';
+
+const PAGE_BYTES = 64 * 1024;
+/** Where the needle's slot is (the module's first page): its bytes, then at +256 its fold masks, all 0 for an exact match. */
+const NEEDLE = 0;
+/**
+ * Matches past which {@link replaceEveryMatch} leaves the edit to the JavaScript path, which
+ * pauses between windows: a call of the kernels stays within a few milliseconds (a match costs
+ * tens of nanoseconds to find and to copy around).
+ */
+export const MAX_KERNEL_MATCHES = 100_000;
+/** New bytes past which {@link replaceEveryMatch} leaves the edit to the JavaScript path, for the same reason. */
+const MAX_KERNEL_OUTPUT_BYTES = 4 * 1024 * 1024;
+/**
+ * Bytes past which {@link lineBreaksOf} does not index a text: the byte path's largest body.
+ * The index takes four bytes a line break; 1 MB of nothing but line breaks takes 5–12 ms.
+ */
+const MAX_INDEXED_BYTES = 1024 * 1024;
+/** Memory past which the instance is let go after a call: WebAssembly memory cannot shrink. */
+const KEEP_MEMORY_BYTES = 8 * 1024 * 1024;
+
+/** This thread's instance, made on first use; `null` where none can be made (or tests turned them off). */
+let kernels: ScanExports | null | undefined;
+
+/** For tests of the JavaScript paths: `false` makes every function here answer `undefined`, as where WebAssembly SIMD is missing, until set back to `true`. */
+export function useByteKernels(enabled: boolean): void {
+  kernels = enabled ? undefined : null;
+}
+
+/**
+ * `body` with every match of `needle` replaced by `replacement` and `prefix` put before it, and
+ * where each match started in `body`: the matches a scan from the start finds, as
+ * `String.prototype.split` cuts. `undefined` when the kernels cannot run here, `needle` is
+ * empty or longer than {@link MAX_SCAN_LITERAL_BYTES}, or there are more than
+ * {@link MAX_KERNEL_MATCHES} matches or {@link MAX_KERNEL_OUTPUT_BYTES} new bytes.
+ */
+export function replaceEveryMatch(body: Uint8Array, needle: Uint8Array, replacement: Uint8Array, prefix: Uint8Array): { bytes: Buffer; starts: Int32Array } | undefined {
+  if (needle.length === 0 || needle.length > MAX_SCAN_LITERAL_BYTES) return undefined;
+  const source = PAGE_BYTES;
+  const replacementAt = aligned(source + body.length);
+  const places = aligned(replacementAt + replacement.length);
+  const limit = MAX_KERNEL_MATCHES + 1;
+  const found = withMemory(places + 4 * limit, (kernel) => {
+    const memory = new Uint8Array(kernel.memory.buffer);
+    memory.set(needle, NEEDLE);
+    memory.fill(0, NEEDLE + 256, NEEDLE + 256 + needle.length);
+    memory.set(body, source);
+    memory.set(replacement, replacementAt);
+    const [first, second] = anchorPlaces(needle);
+    return kernel.findAll(NEEDLE, needle.length, first, second, source, source + body.length, places, limit);
+  });
+  if (found === undefined || found > MAX_KERNEL_MATCHES) return undefined;
+  const size = body.length + found * (replacement.length - needle.length);
+  if (size > MAX_KERNEL_OUTPUT_BYTES) return undefined;
+  const out = aligned(places + 4 * found);
+  return withMemory(out + size, (kernel) => {
+    const written = kernel.splice(source, body.length, places, found, needle.length, replacementAt, replacement.length, out);
+    if (written !== size) throw new Error(`The byte kernels wrote ${written} bytes where ${size} were due.`);
+    const bytes = Buffer.allocUnsafe(prefix.length + size);
+    bytes.set(prefix, 0);
+    bytes.set(new Uint8Array(kernel.memory.buffer, out, size), prefix.length);
+    return { bytes, starts: new Int32Array(kernel.memory.buffer, places, found).slice() };
+  });
+}
+
+/** Where each `\n` of `bytes` is, ascending; `undefined` when the kernels cannot run here or `bytes` are over 1 MB. */
+export function lineBreaksOf(bytes: Uint8Array): Int32Array | undefined {
+  if (bytes.length > MAX_INDEXED_BYTES) return undefined;
+  const source = PAGE_BYTES;
+  const out = aligned(source + bytes.length);
+  return withMemory(out + 4 * bytes.length, (kernel) => {
+    new Uint8Array(kernel.memory.buffer).set(bytes, source);
+    const count = kernel.lineBreaks(source, source + bytes.length, out);
+    return new Int32Array(kernel.memory.buffer, out, count).slice();
+  });
+}
+
+/**
+ * Runs `work` on this thread's instance once its memory holds `bytes`; `undefined` when there
+ * is no instance or the memory cannot grow that far. A grown memory is let go after.
+ */
+function withMemory<T>(bytes: number, work: (kernel: ScanExports) => T): T | undefined {
+  if (kernels === null) return undefined;
+  kernels ??= newScanInstance() ?? null;
+  if (kernels === null) return undefined;
+  const kernel = kernels;
+  const have = kernel.memory.buffer.byteLength;
+  try {
+    if (bytes > have) kernel.memory.grow(Math.ceil((bytes - have) / PAGE_BYTES));
+  } catch {
+    // No memory for that much: this call takes the JavaScript path.
+    kernels = undefined;
+    return undefined;
+  }
+  try {
+    return work(kernel);
+  } finally {
+    if (kernel.memory.buffer.byteLength > KEEP_MEMORY_BYTES && kernels === kernel) kernels = undefined;
+  }
+}
+
+/** `address` rounded up to a multiple of 4, where an `i32` array may start. */
+function aligned(address: number): number {
+  return (address + 3) & ~3;
+}
