@@ -39,7 +39,6 @@ export interface RequiredText {
   readonly plain: boolean;
 }
 
-
 /** The UTF-8 bytes of the Kelvin sign (U+212A) and the long s (U+017F), which `/k/iu` and `/s/iu` match. */
 const KELVIN_SIGN = Buffer.from('\u212a', 'utf8');
 const LONG_S = Buffer.from('\u017f', 'utf8');
