@@ -16,21 +16,6 @@ function plainCaseless(bytes: Buffer, literal: string, from: number): number {
   return folded.indexOf(Buffer.from(literal.toLowerCase(), 'latin1'), from);
 }
 
-/**
- * Copies `source` into the arena's first buffer, near its start or ending with the memory itself
- * (where a read past the bytes would trap), and writes `after` right behind it: a scan that
- * reads past the bytes' end finds it there. Returns the view of the placed bytes.
- */
-function placeInArena(source: Buffer, random: () => number, after: string): Buffer {
-  const room = arena!.first.length;
-  const offset = random() < 0.5 ? Math.floor(random() * 40) : room - source.length - Math.floor(random() * 3);
-  const bytes = arena!.first.subarray(offset, offset + source.length);
-  source.copy(bytes);
-  const end = offset + source.length;
-  arena!.first.write(after.slice(0, Math.max(0, Math.min(64, room - end))), end, 'utf8');
-  return bytes;
-}
-
 describe('the caseless literal scan', () => {
   it('is built from literal-scan.wat as checked in', () => {
     const script = fileURLToPath(new URL('build-literal-scan.mjs', import.meta.url));
@@ -75,13 +60,19 @@ describe('the caseless literal scan', () => {
         return kind < 0.3 ? mixed : kind < 0.55 ? mixed.slice(0, Math.floor(random() * mixed.length)) : text(Math.floor(random() * 70));
       };
       const source = Buffer.from(Array.from({ length: Math.floor(random() * 8) }, piece).join(''), 'utf8');
-      // Where in the memory the bytes lie changes the scan's alignment; the literal follows them.
-      const bytes = placeInArena(source, random, literal.repeat(3));
+      // Where in the memory the bytes lie changes the scan's alignment; some end with the memory itself, where a read past them would trap.
+      const room = arena!.first.length;
+      const offset = random() < 0.5 ? Math.floor(random() * 40) : room - source.length - Math.floor(random() * 3);
+      const bytes = arena!.first.subarray(offset, offset + source.length);
+      source.copy(bytes);
+      // What follows the bytes in memory is the literal: a scan that reads past their end finds it.
+      const end = offset + source.length;
+      arena!.first.write(literal.repeat(3).slice(0, Math.max(0, Math.min(64, room - end))), end, 'latin1');
       for (let from = 0; from <= bytes.length; from += 1 + Math.floor(random() * 5)) {
         const expected = plainCaseless(source, literal, from);
         if (expected !== -1) found += 1;
         checked += 1;
-        expect([literal, source.toString('latin1'), bytes.byteOffset, from, find!(bytes, from)]).toEqual([literal, source.toString('latin1'), bytes.byteOffset, from, expected]);
+        expect([literal, source.toString('latin1'), offset, from, find!(bytes, from)]).toEqual([literal, source.toString('latin1'), offset, from, expected]);
       }
     }
     expect(found).toBeGreaterThan(2000);
@@ -121,9 +112,13 @@ describe('the caseless literal scan', () => {
         return kind < 0.2 ? cased : kind < 0.5 ? cased.slice(0, Math.floor(random() * cased.length)) : text(Math.floor(random() * 60));
       };
       const source = Buffer.from(Array.from({ length: Math.floor(random() * 8) }, piece).join(''), 'utf8');
-      // Both literals follow the bytes in memory.
-      const bytes = placeInArena(source, random, `${a}${b}`.repeat(4));
-      const offset = bytes.byteOffset;
+      const room = arena!.first.length;
+      const offset = random() < 0.5 ? Math.floor(random() * 40) : room - source.length - Math.floor(random() * 3);
+      const bytes = arena!.first.subarray(offset, offset + source.length);
+      source.copy(bytes);
+      // What follows the bytes in memory is both literals: a scan that reads past their end finds one.
+      const end = offset + source.length;
+      arena!.first.write(`${a}${b}`.repeat(4).slice(0, Math.max(0, Math.min(64, room - end))), end, 'utf8');
       for (let from = 0; from <= bytes.length; from += 1 + Math.floor(random() * 5)) {
         const places = [plain(source, a, caseless, from), plain(source, b, caseless, from)].filter((place) => place !== -1);
         const expected = places.length === 0 ? -1 : Math.min(...places);
