@@ -40,7 +40,6 @@ interface ScanMemory {
 export interface ScanExports {
   readonly memory: ScanMemory;
   readonly find: (needle: number, length: number, first: number, second: number, from: number, end: number) => number;
-  readonly findEither: (needleA: number, lengthA: number, a1: number, a2: number, needleB: number, lengthB: number, b1: number, b2: number, from: number, end: number) => number;
   readonly findAll: (needle: number, length: number, first: number, second: number, from: number, end: number, out: number, limit: number) => number;
   readonly splice: (source: number, size: number, places: number, count: number, length: number, replacement: number, replacementLength: number, out: number) => number;
   readonly lineBreaks: (from: number, end: number, out: number) => number;
@@ -91,28 +90,6 @@ export function byteRank(byte: number): number {
   return byte >= 0x80 ? -1 : RAREST_FIRST.indexOf(String.fromCharCode(byte).toLowerCase());
 }
 
-/** A literal as the scan takes it: its bytes (lower case when caseless), how they match, and its two anchors. */
-export interface ScanLiteral {
-  /** Names its slot in the needles' page: the same key, the same needle. */
-  readonly key: string;
-  readonly bytes: Uint8Array;
-  readonly caseless: boolean;
-  readonly first: number;
-  readonly second: number;
-}
-
-/**
- * `text` as the scan takes it, or `undefined` when the scan cannot: a caseless literal must be
- * ASCII, and either kind at most {@link MAX_SCAN_LITERAL_BYTES} bytes and not empty.
- */
-export function scanLiteral(text: string, caseless: boolean): ScanLiteral | undefined {
-  if (caseless && !/^[\x00-\x7f]*$/.test(text)) return undefined;
-  const bytes = caseless ? Buffer.from(text.toLowerCase(), 'latin1') : Buffer.from(text, 'utf8');
-  if (bytes.length === 0 || bytes.length > MAX_SCAN_LITERAL_BYTES) return undefined;
-  const [first, second] = anchorPlaces(bytes);
-  return { key: `${caseless ? 'i' : 'e'}${bytes.toString('latin1')}`, bytes, caseless, first, second };
-}
-
 /** The places in `literal` of its two rarest bytes, the earlier first among equals (the same place twice for one byte): the scan's anchors. */
 export function anchorPlaces(literal: ArrayLike<number>): [number, number] {
   const [first = 0, second = first] = Array.from({ length: literal.length }, (_, index) => index).sort((a, b) => byteRank(literal[a]!) - byteRank(literal[b]!) || a - b);
@@ -152,7 +129,7 @@ export class ScanArena {
   #buffer: ArrayBuffer;
   #first: Buffer;
   #whole: Buffer | undefined;
-  /** Which slot holds which needle (its {@link ScanLiteral.key}), in the order they were written. */
+  /** Which slot holds which needle (lower-case text), in the order they were written. */
   readonly #slots = new Map<string, number>();
   /** Counts slots given out, so a full page is reused from its first slot. */
   #written = 0;
@@ -194,40 +171,32 @@ export class ScanArena {
     return bytes.buffer === this.#exports.memory.buffer;
   }
 
-  /** Where `literal` first is in `bytes` at or after `from`, or -1; `bytes` must be {@link holds held}. */
-  find(literal: ScanLiteral, bytes: Buffer, from: number): number {
-    const needle = this.#slot(literal);
-    const base = bytes.byteOffset;
-    const found = this.#exports.find(needle, literal.bytes.length, literal.first, literal.second, base + from, base + bytes.length);
-    return found === -1 ? -1 : found - base;
-  }
-
   /**
-   * Where either of two literals first is in `bytes` at or after `from`, or -1, in one pass;
-   * `bytes` must be {@link holds held}.
+   * Where the caseless `lower` (ASCII, lower case, at most {@link MAX_SCAN_LITERAL_BYTES}
+   * bytes) first is in `bytes` at or after `from`, or -1; `bytes` must be {@link holds held}.
+   * `first` and `second` are the places in it of the characters the scan tests first.
    */
-  findEither(a: ScanLiteral, b: ScanLiteral, bytes: Buffer, from: number): number {
-    const needleA = this.#slot(a);
-    const needleB = this.#slot(b);
+  find(lower: string, first: number, second: number, bytes: Buffer, from: number): number {
+    const needle = this.#slot(lower);
     const base = bytes.byteOffset;
-    const found = this.#exports.findEither(needleA, a.bytes.length, a.first, a.second, needleB, b.bytes.length, b.first, b.second, base + from, base + bytes.length);
+    const found = this.#exports.find(needle, lower.length, first, second, base + from, base + bytes.length);
     return found === -1 ? -1 : found - base;
   }
 
-  /** The address of the slot holding `literal`, written there if it is not yet. */
-  #slot({ key, bytes: needle, caseless }: ScanLiteral): number {
-    const slot = this.#slots.get(key);
+  /** The address of the slot holding `lower`, written there if it is not yet. */
+  #slot(lower: string): number {
+    const slot = this.#slots.get(lower);
     if (slot !== undefined) return slot * SLOT_BYTES;
     const index = this.#written % SLOTS;
     this.#written += 1;
     // A full page: the needle that had this slot loses it.
-    for (const [held, used] of this.#slots) if (used === index) this.#slots.delete(held);
-    this.#slots.set(key, index);
+    for (const [text, used] of this.#slots) if (used === index) this.#slots.delete(text);
+    this.#slots.set(lower, index);
     const memory = new Uint8Array(this.#exports.memory.buffer, index * SLOT_BYTES, SLOT_BYTES);
-    for (let at = 0; at < needle.length; at += 1) {
-      const byte = needle[at]!;
-      memory[at] = byte;
-      memory[256 + at] = caseless && byte >= 0x61 && byte <= 0x7a ? 0x20 : 0;
+    for (let at = 0; at < lower.length; at += 1) {
+      const code = lower.charCodeAt(at);
+      memory[at] = code;
+      memory[256 + at] = code >= 0x61 && code <= 0x7a ? 0x20 : 0;
     }
     return index * SLOT_BYTES;
   }

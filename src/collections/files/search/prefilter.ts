@@ -12,7 +12,7 @@
  * the main thread (`requiredText` in `required-literals.ts`), so the search threads never load
  * the regular expression parser.
  */
-import { byteRank, currentScanArena, MAX_SCAN_LITERAL_BYTES, scanLiteral, type ScanLiteral } from './literal-scan.js';
+import { anchorPlaces, byteRank, currentScanArena, MAX_SCAN_LITERAL_BYTES } from './literal-scan.js';
 
 /**
  * True when testing a whole chunk at once (with the `m` flag) can only miss if no line matches,
@@ -71,34 +71,11 @@ export function mayHoldFolds(required: RequiredText, bytes: Buffer): boolean {
  */
 export function compileRequiredText(required: RequiredText): (bytes: Buffer) => boolean {
   const finders = literalFinders(required);
-  const pairs = scanPairs(required);
   return (bytes) => {
-    const arena = pairs === undefined ? undefined : currentScanArena();
-    if (arena !== undefined && arena.holds(bytes)) {
-      // Two literals a pass over the bytes read into the scan's memory, and a last one on its own.
-      for (const [a, b] of pairs!) if ((b === undefined ? arena.find(a, bytes, 0) : arena.findEither(a, b, bytes, 0)) !== -1) return true;
-    } else {
-      for (const find of finders) if (find(bytes, 0) !== -1) return true;
-    }
+    for (const find of finders) if (find(bytes, 0) !== -1) return true;
     // A Kelvin sign or long s might stand for a `k` or `s` of the literal: let the pattern decide.
     return mayHoldFolds(required, bytes);
   };
-}
-
-/**
- * The literals of an alternation in pairs, for the WebAssembly scan to look for two in one
- * pass (`findEither` in `literal-scan.wat`): for `[xq]u{2}x\d{3}`, `xuux` and `quux` took
- * 124–163 ms over 542 MB in memory against 172–194 ms for two `indexOf` passes. `undefined` for
- * one literal, or when one of them is not for the scan (a caseless one beyond ASCII, one over
- * 256 bytes).
- */
-function scanPairs(required: RequiredText): [ScanLiteral, ScanLiteral | undefined][] | undefined {
-  if (required.literals.length < 2) return undefined;
-  const literals = required.literals.map((text) => scanLiteral(text, required.caseless));
-  if (literals.some((literal) => literal === undefined)) return undefined;
-  const pairs: [ScanLiteral, ScanLiteral | undefined][] = [];
-  for (let index = 0; index < literals.length; index += 2) pairs.push([literals[index]!, literals[index + 1]]);
-  return pairs;
 }
 
 /**
@@ -148,10 +125,11 @@ function exactFinder(text: string): LiteralFinder {
 function caselessFinder(text: string): LiteralFinder {
   const fallback = caselessIndexOfFinder(text);
   if (text.length === 0 || text.length > MAX_SCAN_LITERAL_BYTES || !/^[\x00-\x7f]*$/.test(text)) return fallback;
-  const literal = scanLiteral(text, true)!;
+  const lower = text.toLowerCase();
+  const [first, second] = anchorPlaces(Buffer.from(lower, 'latin1'));
   return (bytes, from) => {
     const arena = currentScanArena();
-    return arena !== undefined && arena.holds(bytes) ? arena.find(literal, bytes, from) : fallback(bytes, from);
+    return arena !== undefined && arena.holds(bytes) ? arena.find(lower, first, second, bytes, from) : fallback(bytes, from);
   };
 }
 
