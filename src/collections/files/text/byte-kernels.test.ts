@@ -89,6 +89,16 @@ describe('the byte kernels', () => {
     expect([...replaceEveryMatch(Buffer.from('xbx'), needle, Buffer.from('y'), Buffer.alloc(0))!.starts]).toEqual([1]);
   });
 
+  it('keep the body and the matches between finding and writing when a long replacement grows the memory past what is kept (2.1 MB, one match)', () => {
+    const body = Buffer.from('one NEEDLE two');
+    const needle = Buffer.from('NEEDLE');
+    const replacement = Buffer.alloc(2_100_000, 0x7a);
+    const actual = replaceEveryMatch(body, needle, replacement, Buffer.alloc(0))!;
+    const expected = plainReplace(body, needle, replacement);
+    expect([...actual.starts]).toEqual(expected.starts);
+    expect(actual.bytes.equals(expected.bytes)).toBe(true);
+  });
+
   it('leave to the JavaScript path what is past their bounds: too many matches, too many new bytes, a needle over 256 bytes', () => {
     const many = Buffer.from('a'.repeat(MAX_KERNEL_MATCHES + 1));
     expect(replaceEveryMatch(many, Buffer.from('a'), Buffer.from('b'), Buffer.alloc(0))).toBeUndefined();

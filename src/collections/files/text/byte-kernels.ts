@@ -58,20 +58,19 @@ export function replaceEveryMatch(body: Uint8Array, needle: Uint8Array, replacem
   const places = aligned(replacementAt + replacement.length);
   // One more than the bound, to tell "exactly the bound" from "more"; never more than the body can hold.
   const limit = Math.min(MAX_KERNEL_MATCHES + 1, Math.floor(body.length / needle.length));
-  const found = withMemory(places + 4 * limit, (kernel) => {
+  // Both steps on one instance: the second reads what the first left in its memory.
+  return withMemory(places + 4 * limit, (kernel, grow) => {
     const memory = new Uint8Array(kernel.memory.buffer);
     memory.set(needle, NEEDLE);
     memory.fill(0, NEEDLE + 256, NEEDLE + 256 + needle.length);
     memory.set(body, source);
     memory.set(replacement, replacementAt);
     const [first, second] = anchorPlaces(needle);
-    return kernel.findAll(NEEDLE, needle.length, first, second, source, source + body.length, places, limit);
-  });
-  if (found === undefined || found > MAX_KERNEL_MATCHES) return undefined;
-  const size = body.length + found * (replacement.length - needle.length);
-  if (size > MAX_KERNEL_OUTPUT_BYTES) return undefined;
-  const out = aligned(places + 4 * found);
-  return withMemory(out + size, (kernel) => {
+    const found = kernel.findAll(NEEDLE, needle.length, first, second, source, source + body.length, places, limit);
+    if (found > MAX_KERNEL_MATCHES) return undefined;
+    const size = body.length + found * (replacement.length - needle.length);
+    const out = aligned(places + 4 * found);
+    if (size > MAX_KERNEL_OUTPUT_BYTES || !grow(out + size)) return undefined;
     const written = kernel.splice(source, body.length, places, found, needle.length, replacementAt, replacement.length, out);
     if (written !== size) throw new Error(`The byte kernels wrote ${written} bytes where ${size} were due.`);
     const bytes = Buffer.allocUnsafe(prefix.length + size);
@@ -95,23 +94,27 @@ export function lineBreaksOf(bytes: Uint8Array): Int32Array | undefined {
 
 /**
  * Runs `work` on this thread's instance once its memory holds `bytes`; `undefined` when there
- * is no instance or the memory cannot grow that far. A grown memory is let go after.
+ * is no instance or the memory cannot grow that far. `work` may grow it further with `grow`
+ * (false when it cannot: then `work` answers `undefined`). A memory grown past
+ * {@link KEEP_MEMORY_BYTES} is let go once `work` is done, never between its steps.
  */
-function withMemory<T>(bytes: number, work: (kernel: ScanExports) => T): T | undefined {
+function withMemory<T>(bytes: number, work: (kernel: ScanExports, grow: (bytes: number) => boolean) => T | undefined): T | undefined {
   if (kernels === null) return undefined;
   kernels ??= newScanInstance() ?? null;
   if (kernels === null) return undefined;
   const kernel = kernels;
-  const have = kernel.memory.buffer.byteLength;
+  const grow = (wanted: number): boolean => {
+    const have = kernel.memory.buffer.byteLength;
+    try {
+      if (wanted > have) kernel.memory.grow(Math.ceil((wanted - have) / PAGE_BYTES));
+      return true;
+    } catch {
+      // No memory for that much: this call takes the JavaScript path.
+      return false;
+    }
+  };
   try {
-    if (bytes > have) kernel.memory.grow(Math.ceil((bytes - have) / PAGE_BYTES));
-  } catch {
-    // No memory for that much: this call takes the JavaScript path.
-    kernels = undefined;
-    return undefined;
-  }
-  try {
-    return work(kernel);
+    return grow(bytes) ? work(kernel, grow) : undefined;
   } finally {
     if (kernel.memory.buffer.byteLength > KEEP_MEMORY_BYTES && kernels === kernel) kernels = undefined;
   }
