@@ -10,9 +10,11 @@
  * - MCP over HTTP: 20 sessions (the SDK's client over Streamable HTTP) each calling
  *   `search_files` at once on a server in its own process, against one session alone;
  * - 20 concurrent `read_file` calls on one remote connection against a local workspace
- *   (test/bench/issue-30-remote.ts).
+ *   (test/bench/issue-30-remote.ts);
+ * - unjudged, where the regex row's time goes: the search's CPU against one plain loop over the
+ *   same files (test/bench/issue-30-floor.ts).
  *
- * Runs on its own: `node --import tsx test/bench/issue-30.ts [edit] [common] [regex] [alternation] [limit] [include] [unjudged] [mcp] [remote]`;
+ * Runs on its own: `node --import tsx test/bench/issue-30.ts [edit] [common] [regex] [floor] [alternation] [limit] [include] [unjudged] [mcp] [remote]`;
  * `BENCH_SERVER_NODE_OPTIONS=--cpu-prof` profiles the `mcp` row's server.
  */
 import { spawn } from 'node:child_process';
@@ -34,6 +36,7 @@ import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
 import { Workspace } from '../../src/workspace/workspace.js';
 import { median, ms, printTable, processCpuMs, ratio, record } from './harness.js';
+import { walkFloor } from './issue-30-floor.js';
 import { remoteConcurrentReads } from './issue-30-remote.js';
 import { REAL_TREE, REAL_TREE_SKIPPED, RG_SAME_FILES, ripgrepLines, smallTree } from './server.js';
 
@@ -345,6 +348,9 @@ const cases: Record<string, () => Promise<void>> = {
   edit: editCase,
   common: () => treeCases(COMMON_WORD),
   regex: () => treeCases(LITERAL_FREE),
+  floor: async () => {
+    for (const row of await walkFloor()) addRow(row);
+  },
   alternation: () => treeCases(ALTERNATION),
   limit: () => treeCases(CASELESS_HIGH_LIMIT),
   include: () => treeCases(INCLUDE),
