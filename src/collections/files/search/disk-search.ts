@@ -27,8 +27,8 @@ import { WalkEngine, type WalkJobBase } from './walk-engine.js';
  *
  * A pattern whose required text the byte prefilter looks for about as fast as ripgrep (see
  * {@link prefilterIsSelective}) is never handed off (unless `ripgrepAfterFiles` is 0): with
- * the prefilter a file costs the walk no more than it costs ripgrep, so the hand-off only
- * added a process and a second pass. Measured side by side
+ * the prefilter a file costs the walk nearly what it costs ripgrep, and a hand-off guessed
+ * from the first files can cost far more than it saves. Measured side by side
  * on the 20,000-file bench tree: `TODO` with `limit: 1000` 346 ms handed off against 94 ms
  * walked (a `docs/` folder without it came first), a rare regex with a literal 291 against
  * 205 ms; on this repository's `node_modules`, `require\(` with `limit: 1000` 555 against
@@ -91,14 +91,19 @@ function leftFilesToLimit(end: EngineEnd): boolean {
 const MAX_SELECTIVE_LITERALS = 2;
 
 /**
- * True when the byte prefilter passes over a file about as fast as ripgrep's scan would: at
- * most {@link MAX_SELECTIVE_LITERALS} literals of {@link SELECTIVE_LITERAL_CHARACTERS} or more,
- * exact or caseless, each looked for with `indexOf` (a caseless one by its rarest character).
- * Issue 30, measured side by side on `node_modules` (load 8–13 on 2 cores): a caseless common
- * word, files mode, 1.36× `rg -il` handed off against 0.90× walked; `[xq]u{2}x\d{3}` (two
- * literals) 1.00–1.52× handed off against 0.97–1.05× walked; `quuxNever|zzyzxMarker` in lines
- * mode 1.04× against 0.95×. Before the worker matched only the lines holding a literal, a
- * caseless pattern decoded every file holding it, and the hand-off paid.
+ * True when the byte prefilter passes over a file nearly as fast as ripgrep's scan would, so
+ * the walk keeps the search: at most {@link MAX_SELECTIVE_LITERALS} literals of
+ * {@link SELECTIVE_LITERAL_CHARACTERS} or more, exact (found with `indexOf`) or caseless (the
+ * WebAssembly scan of `literal-scan.ts`).
+ *
+ * Why such a pattern is not handed off where the first files hold few matches: ripgrep then
+ * scans the whole tree, while the walk stops at the limit, and where later folders hold many
+ * matches that costs several times as long (`TODO` above: 346 ms handed off against 94 ms).
+ * Where the pattern is rare throughout, handing off at once is faster, by less: on the
+ * 52,000-file `node_modules` of issue 30, `[xq]u{2}x\d{3}` took 340–348 ms handed off against
+ * 396–474 ms walked, `quuxNever|zzyzxMarker` in lines mode 331–364 against 463–535 ms (stop 43,
+ * test/bench/README.md). A caseless common word was 1.36× `rg -il` handed off against 0.90×
+ * walked (load 8–13): ripgrep's caseless scan is the slower one.
  */
 function prefilterIsSelective(required: RequiredText | undefined): boolean {
   return required !== undefined && required.literals.length <= MAX_SELECTIVE_LITERALS && required.literals.every((literal) => literal.length >= SELECTIVE_LITERAL_CHARACTERS);
