@@ -11,8 +11,8 @@
  *   `search_files` at once on a server in its own process, against one session alone;
  * - 20 concurrent `read_file` calls on one remote connection against a local workspace
  *   (test/bench/issue-30-remote.ts);
- * - unjudged, where the regex row's time goes: the search's CPU against one plain loop over the
- *   same files (test/bench/issue-30-floor.ts).
+ * - unjudged, where the regex row's time goes: the search against a plain loop over the same
+ *   files split over two threads, the loop on one, and `rg` (test/bench/issue-30-floor.ts).
  *
  * Runs on its own: `node --import tsx test/bench/issue-30.ts [edit] [common] [regex] [floor] [alternation] [limit] [include] [unjudged] [mcp] [remote]`;
  * `BENCH_SERVER_NODE_OPTIONS=--cpu-prof` profiles the `mcp` row's server.
