@@ -12,8 +12,8 @@
  * - `rg -l` over the same files, when it is on PATH.
  *
  * The split is the fair reference, since it keeps both cores busy as the search does: on this
- * machine the same loop cost 680–720 ms of CPU while another ran on the other core, and
- * 870–900 ms alone (test/bench/README.md, stop 43).
+ * machine the same loop mostly cost 680–720 ms of CPU while another ran on the other core,
+ * and 870–900 ms alone (test/bench/README.md, stop 43).
  *
  * Runs from test/bench/issue-30.ts (`node --import tsx test/bench/issue-30.ts floor`).
  */
