@@ -17,17 +17,18 @@
  *
  * Runs from test/bench/issue-30.ts (`node --import tsx test/bench/issue-30.ts floor`).
  */
+import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createReadOnlyFileTools } from '../../src/collections/files/read-tools.js';
 import { validateReadToolsOptions } from '../../src/collections/files/read-options.js';
+import { locateRipgrep } from '../../src/collections/files/search/ripgrep.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
 import { Workspace } from '../../src/workspace/workspace.js';
 import { median, ms, ratio, type SummaryRow } from './harness.js';
 import { runLoop, type LoopCounts, type LoopRound } from './issue-30-floor-loop.js';
-import { locateRipgrep } from '../../src/collections/files/search/ripgrep.js';
 import { REAL_TREE, REAL_TREE_SKIPPED, RG_SAME_FILES, ripgrepLines } from './server.js';
 
 const PATTERN = '[xq]u{2}x\\d{3}';
@@ -47,13 +48,12 @@ async function timed(action: () => Promise<unknown>): Promise<Run> {
   return { wall: performance.now() - started, cpu: (cpu.user + cpu.system) / 1000 };
 }
 
-/** A loop round on `worker`. */
-function onWorker(worker: Worker, round: LoopRound): Promise<LoopCounts> {
-  return new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.postMessage(round);
-  });
+/** A loop round on `worker` (rejects if the worker fails). */
+async function onWorker(worker: Worker, round: LoopRound): Promise<LoopCounts> {
+  const answer = once(worker, 'message');
+  worker.postMessage(round);
+  const [counts] = (await answer) as [LoopCounts];
+  return counts;
 }
 
 export async function walkFloor(): Promise<Omit<SummaryRow, 'suite'>[]> {
@@ -68,7 +68,8 @@ export async function walkFloor(): Promise<Omit<SummaryRow, 'suite'>[]> {
   const rg = await locateRipgrep(true);
   const workers = [0, 1].map(() => new Worker(new URL('./issue-30-floor-loop.ts', import.meta.url)));
   try {
-    const files: number[] = [];
+    // What each loop read and let through, as "files/may match": the loops must agree.
+    const counted: string[] = [];
     const sides: (() => Promise<unknown>)[] = [
       async () => {
         const outcome = await runTool(search, { pattern: PATTERN, limit: 1000 }, { session });
@@ -76,10 +77,13 @@ export async function walkFloor(): Promise<Omit<SummaryRow, 'suite'>[]> {
       },
       async () => {
         const shared = round();
-        const counts = await Promise.all(workers.map((worker) => onWorker(worker, shared)));
-        files.push(counts[0]!.files + counts[1]!.files);
+        const [one, two] = (await Promise.all(workers.map((worker) => onWorker(worker, shared)))) as [LoopCounts, LoopCounts];
+        counted.push(`${one.files + two.files}/${one.mayMatch + two.mayMatch}`);
       },
-      async () => files.push(runLoop(round()).files),
+      async () => {
+        const { files, mayMatch } = runLoop(round());
+        counted.push(`${files}/${mayMatch}`);
+      },
     ];
     if (rg !== undefined) sides.push(() => ripgrepLines(rg, [...RG_SAME_FILES, '-l', '--', PATTERN, '.'], REAL_TREE));
     const runs: Run[][] = sides.map(() => []);
@@ -90,11 +94,13 @@ export async function walkFloor(): Promise<Omit<SummaryRow, 'suite'>[]> {
         if (turn > 0) runs[side]!.push(run);
       }
     }
-    if (new Set(files).size !== 1) throw new Error(`The loops read different numbers of files: ${[...new Set(files)].join(', ')}.`);
+    const agreed = [...new Set(counted)];
+    if (agreed.length !== 1) throw new Error(`The loops read or let through different numbers of files (files/may match): ${agreed.join(', ')}.`);
+    const files = agreed[0]!.split('/')[0];
     const [searched, split, alone, ripgrep] = runs.map((sideRuns) => ({ wall: median(sideRuns.map((run) => run.wall)), cpu: median(sideRuns.map((run) => run.cpu)) })) as [Run, Run, Run, Run | undefined];
     return [
       {
-        case: `node_modules, \`${PATTERN}\`: the search against a plain loop over the same ${files[0]} files, split over two threads (${ROUNDS} each)`,
+        case: `node_modules, \`${PATTERN}\`: the search against a plain loop over the same ${files} files, split over two threads (${ROUNDS} each)`,
         ours: `search (ripgrep: false) ${ms(searched.wall)}, CPU ${ms(searched.cpu)}`,
         reference: `loop on two threads ${ms(split.wall)}, CPU ${ms(split.cpu)}; on one ${ms(alone.wall)}, CPU ${ms(alone.cpu)}${ripgrep === undefined ? '' : `; rg -l ${ms(ripgrep.wall)}, the loop on two threads ${ratio(split.wall / ripgrep.wall)} of it`}`,
         ratio: `${ratio(searched.wall / split.wall)} (CPU ${ratio(searched.cpu / split.cpu)})`,
