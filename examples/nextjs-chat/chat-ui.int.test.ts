@@ -257,6 +257,37 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
     await page.close();
   }, 180_000);
 
+  it('takes an Always allow back while a turn runs only once that turn ends, and says so meanwhile', async () => {
+    const page = await open(1280);
+    await writeFile(path.join(chat.workspace, 'revoke-busy-a.txt'), 'original\n');
+    await writeFile(path.join(chat.workspace, 'revoke-busy-b.txt'), 'original\n');
+    await say(page, 'Rewrite revoke-busy-a.txt');
+    await card(page, 'write_file').getByTestId('always').click();
+    await waitFor(page, page.getByText('Rewrote revoke-busy-a.txt and ticked the task off.'));
+    await waitFor(page, page.getByTestId('always-list').locator('li', { hasText: 'Write file (every call)' }));
+
+    await say(page, 'Run the slow command');
+    await card(page, 'run_shell').getByTestId('approve').click();
+    await waitFor(page, card(page, 'run_shell').getByTestId('live-output').filter({ hasText: 'tick 2' }));
+    const answers: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('/api/approvals') && response.request().method() === 'POST') answers.push(response.status());
+    });
+    await page.getByTestId('revoke').first().click();
+    // The running turn holds the chat: the panel says the take-back waits, and still lists it.
+    await waitFor(page, page.getByTestId('revoke-note').filter({ hasText: 'taken back as soon as its turn ends' }));
+    expect(await page.getByTestId('always-list').innerText()).toContain('Write file (every call)');
+    expect(answers).toContain(409);
+    await page.getByTestId('stop').click();
+    await waitFor(page, page.getByText('Nothing: every change is asked.'));
+    expect(answers.at(-1)).toBe(200);
+    expect(await page.getByTestId('revoke-note').count()).toBe(0);
+    await say(page, 'Rewrite revoke-busy-b.txt');
+    await waitFor(page, card(page, 'write_file').getByTestId('approve'));
+    expect(await readFile(path.join(chat.workspace, 'revoke-busy-b.txt'), 'utf8')).toBe('original\n');
+    await page.close();
+  }, 180_000);
+
   it('keeps the chat id in the URL: reload and a second tab show the conversation; the second tab says when the first is busy (7)', async () => {
     const page = await open(1280);
     await writeFile(path.join(chat.workspace, 'reload.txt'), 'original\n');
@@ -297,7 +328,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
     await ready(page);
     await page.getByTestId('edit').first().click();
     expect(await page.getByTestId('prompt').inputValue()).toBe('Search for TODO');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('prompt');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('prompt');
     await waitFor(page, page.getByTestId('editing'));
     await say(page, 'What can you do?');
     await waitFor(page, page.locator('[data-streamdown="code-block"]'));

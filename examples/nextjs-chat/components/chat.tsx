@@ -13,8 +13,9 @@ import { Markdown } from './markdown';
 import { Questions } from './questions';
 import { SidePanel } from './side-panel';
 import { ToolCall } from './tool-call';
-import { isWaiting, SUPERSEDED, type AlwaysView, type Answer, type AnswerQuestion, type CallView, type Task, type ToolPart } from './types';
+import { isWaiting, SUPERSEDED, type Answer, type AnswerQuestion, type CallView, type ToolPart } from './types';
 import { useCallViews } from './use-call-views';
+import { useSidePanel } from './use-side-panel';
 
 const BUSY_MESSAGE = 'This chat is busy in another tab or window. Wait for it to finish there, then send again.';
 
@@ -69,8 +70,6 @@ export function Chat({ id, initialMessages }: { id: string; initialMessages: UIM
   const prompt = useRef<HTMLTextAreaElement>(null);
   const [input, setInput] = useState('');
   const [queued, setQueued] = useState<string[]>([]);
-  const [tasks, setTasks] = useState<Task[]>([]);
-  const [always, setAlways] = useState<AlwaysView[]>([]);
   const [showSide, setShowSide] = useState(false);
   /** The id of the user message being edited: sending replaces it, and what came after it. */
   const [editing, setEditing] = useState<string | undefined>();
@@ -79,10 +78,7 @@ export function Chat({ id, initialMessages }: { id: string; initialMessages: UIM
   const working = status === 'submitted' || status === 'streaming';
   const waiting = messages.at(-1)?.role === 'assistant' && messages.at(-1)!.parts.some(isWaiting);
 
-  const refreshSide = useCallback(() => {
-    void fetch(`/api/tasks?chat=${encodeURIComponent(id)}`).then((response) => (response.ok ? response.json() : [])).then(setTasks, () => undefined);
-    void fetch(`/api/approvals?chat=${encodeURIComponent(id)}`).then((response) => (response.ok ? response.json() : [])).then(setAlways, () => undefined);
-  }, [id]);
+  const { tasks, always, revokeNote, refresh: refreshSide, revoke } = useSidePanel(id);
   useEffect(() => {
     if (status === 'ready') refreshSide();
   }, [status, messages.length, refreshSide]);
@@ -148,11 +144,7 @@ export function Chat({ id, initialMessages }: { id: string; initialMessages: UIM
     void addToolOutput({ tool: 'ask_user_question', toolCallId, output: { answers } });
     focusPrompt();
   };
-  const onRevoke = (key: string) => {
-    void fetch('/api/approvals', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat: id, key }) })
-      .then((response) => (response.ok ? response.json() : undefined))
-      .then((left: AlwaysView[] | undefined) => left && setAlways(left), () => undefined);
-  };
+  const onRevoke = (key: string) => void revoke(key);
   // Resend after a failure; after a busy chat, first catch up with what the other tab saved.
   const resend = async () => {
     const busyElsewhere = error instanceof ChatBusyError;
@@ -261,7 +253,7 @@ export function Chat({ id, initialMessages }: { id: string; initialMessages: UIM
         </p>
       </main>
       <aside id="side" className={`side ${showSide ? 'shown' : ''}`} aria-label="Tasks and permissions">
-        <SidePanel tasks={tasks} always={always} onRevoke={onRevoke} />
+        <SidePanel tasks={tasks} always={always} revokeNote={revokeNote} onRevoke={onRevoke} />
         {recent.length > 0 && (
           <>
             <h2>Recent chats</h2>

@@ -6,7 +6,7 @@ const MARK: Record<Task['status'], string> = { completed: 'â˜‘', in_progress: 'â
 const STATUS: Record<Task['status'], string> = { completed: 'done', in_progress: 'in progress', pending: 'to do' };
 
 /** The agent's plan, and what runs without asking in this chat (each "Always allow", revocable). */
-export function SidePanel({ tasks, always, onRevoke }: { tasks: Task[]; always: AlwaysView[]; onRevoke: (key: string) => void }) {
+export function SidePanel({ tasks, always, revokeNote, onRevoke }: { tasks: Task[]; always: AlwaysView[]; revokeNote: string | undefined; onRevoke: (key: string) => void }) {
   return (
     <>
       <h2>Tasks</h2>
@@ -30,6 +30,11 @@ export function SidePanel({ tasks, always, onRevoke }: { tasks: Task[]; always: 
           </li>
         ))}
       </ul>
+      {revokeNote !== undefined && (
+        <p className="hint" data-testid="revoke-note" role="status">
+          {revokeNote}
+        </p>
+      )}
     </>
   );
 }
