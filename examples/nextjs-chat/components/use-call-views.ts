@@ -16,7 +16,8 @@ function callOf(part: ToolPart) {
 
 /**
  * Asks `/api/calls` for the words of each tool call (the core's `describeToolCall` and
- * `describeToolResult`): once when the call appears, again when it has its result.
+ * `describeToolResult`): once when the call appears, again when it has its result. A request
+ * that fails (no answer, or an error status) is asked again with the next change.
  */
 export function useCallViews(messages: UIMessage[]): Record<string, CallView> {
   const [views, setViews] = useState<Record<string, CallView>>({});
@@ -30,7 +31,10 @@ export function useCallViews(messages: UIMessage[]): Record<string, CallView> {
     if (calls.length === 0) return;
     for (const entry of calls) asked.current.add(`${entry!.call.toolCallId}:${entry!.phase}`);
     void fetch('/api/calls', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ calls: calls.map((entry) => entry!.call) }) })
-      .then((response) => (response.ok ? (response.json() as Promise<Record<string, CallView>>) : {}))
+      .then((response) => {
+        if (!response.ok) throw new Error(`/api/calls answered ${response.status}`);
+        return response.json() as Promise<Record<string, CallView>>;
+      })
       .then((answer) => setViews((current) => ({ ...current, ...answer })))
       .catch(() => {
         for (const entry of calls) asked.current.delete(`${entry!.call.toolCallId}:${entry!.phase}`); // asked again with the next change
