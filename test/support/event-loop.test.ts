@@ -10,9 +10,13 @@ function holdThread(ms: number): void {
 
 describe('measureEventLoopBlock', () => {
   it('reads near zero for a call that only waits', async () => {
-    const { result, maxDelayMs } = await measureEventLoopBlock(() => new Promise<string>((resolve) => setTimeout(() => resolve('done'), 50)));
+    const { result, maxDelayMs, maxBusyMs } = await measureEventLoopBlock(() => new Promise<string>((resolve) => setTimeout(() => resolve('done'), 200)));
     expect(result).toBe('done');
-    expect(maxDelayMs).toBeLessThan(15);
+    // The thread's own work in any gap is near zero. The wall gap also holds any wait for a
+    // core on a busy machine (28 ms seen in CI with two test files at once), so its bound only
+    // tells a probe that counts the 200 ms wait apart from one that does not.
+    expect(maxBusyMs).toBeLessThan(15);
+    expect(maxDelayMs).toBeLessThan(100);
   });
 
   it('counts synchronous work before the first await', async () => {
