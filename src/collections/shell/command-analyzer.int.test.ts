@@ -7,7 +7,7 @@ describe('the parser thread', () => {
   // First in this file, so this call starts the thread and loads the grammar.
   it('loads the grammar without holding the main event loop', async () => {
     const before = performance.eventLoopUtilization();
-    const { result, maxDelayMs } = await measureEventLoopBlock(() => analyzeCommand(`git log --format='%h' "a b"`));
+    const { result, maxDelayMs, maxBusyMs } = await measureEventLoopBlock(() => analyzeCommand(`git log --format='%h' "a b"`));
     const active = performance.eventLoopUtilization(before).active;
     expect(result).toEqual({
       words: [
@@ -18,9 +18,11 @@ describe('the parser thread', () => {
       ],
     });
     // Loading the grammar on the main thread held it in steps of 15-20 ms on an idle machine
-    // (45-85 ms on a busy one); on the parser thread the main loop stays free. Generous
-    // bounds: the machine is shared.
-    expect(maxDelayMs).toBeLessThan(60);
+    // (45-85 ms on a busy one); on the parser thread the main loop stays free. The thread's
+    // own work in any gap tells the two apart on a shared machine; the wall gap, which also
+    // holds waits for a core, gets a generous bound.
+    expect(maxBusyMs).toBeLessThan(12);
+    expect(maxDelayMs).toBeLessThan(150);
     expect(active).toBeLessThan(150);
   });
 
