@@ -95,6 +95,8 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat example in a r
     await page.getByTestId('option').filter({ hasText: 'Spaces' }).click();
 
     await waitFor(page, page.getByText(/^Your answer reached me\./));
+    // The reply streams in pieces: read it once the turn has ended, not at its first words.
+    await waitFor(page, page.locator('[data-testid="status"][data-status="ready"]'));
     const reply = await page.getByText(/^Your answer reached me\./).innerText();
     expect(reply).toContain('Spaces');
     await page.close();
