@@ -9,6 +9,7 @@ import {
 } from 'ai';
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { StickToBottom, useStickToBottomContext } from 'use-stick-to-bottom';
+import { getJson } from './get-json';
 import { Markdown } from './markdown';
 import { Questions } from './questions';
 import { SidePanel } from './side-panel';
@@ -87,11 +88,9 @@ export function Chat({ id, initialMessages }: { id: string; initialMessages: UIM
   useEffect(() => {
     const reload = () => {
       if (document.visibilityState !== 'visible' || status !== 'ready') return;
-      void fetch(`/api/history?chat=${encodeURIComponent(id)}`)
-        .then((response) => (response.ok ? (response.json() as Promise<UIMessage[]>) : undefined))
-        .then((kept) => {
-          if (kept !== undefined && kept.length > messages.length) setMessages(kept);
-        }, () => undefined);
+      void getJson<UIMessage[]>(`/api/history?chat=${encodeURIComponent(id)}`).then((kept) => {
+        if (kept !== undefined && kept.length > messages.length) setMessages(kept);
+      });
     };
     document.addEventListener('visibilitychange', reload);
     window.addEventListener('focus', reload);
@@ -151,7 +150,7 @@ export function Chat({ id, initialMessages }: { id: string; initialMessages: UIM
     clearError();
     const last = messages.at(-1);
     if (busyElsewhere && last?.role === 'user') {
-      const kept = await fetch(`/api/history?chat=${encodeURIComponent(id)}`).then((response) => (response.ok ? (response.json() as Promise<UIMessage[]>) : undefined), () => undefined);
+      const kept = await getJson<UIMessage[]>(`/api/history?chat=${encodeURIComponent(id)}`);
       if (kept !== undefined && kept.length >= messages.length) setMessages([...kept, last]);
     }
     void regenerate();

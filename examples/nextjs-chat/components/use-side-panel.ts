@@ -1,6 +1,7 @@
 'use client';
 
 import { useCallback, useRef, useState } from 'react';
+import { getJson } from './get-json';
 import type { AlwaysView, Task } from './types';
 
 /** How long to wait before asking again to take an "Always allow" back while a turn holds the chat. */
@@ -45,15 +46,14 @@ export function useSidePanel(chatId: string) {
       revokes.current.generation += 1;
       try {
         for (;;) {
-          const response = await fetch('/api/approvals', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat: chatId, key }) }).catch(
-            (error: unknown) => error as Error,
-          );
-          if (response instanceof Response && response.ok) {
+          const body = JSON.stringify({ chat: chatId, key });
+          const response = await fetch('/api/approvals', { method: 'POST', headers: { 'content-type': 'application/json' }, body }).catch(() => undefined);
+          if (response?.ok) {
             setRevokeNote(undefined);
             return;
           }
-          if (!(response instanceof Response && response.status === 409)) {
-            setRevokeNote(`Could not take it back: ${response instanceof Response ? `the server answered ${response.status}` : 'the server did not answer'}. It still runs without asking; try again.`);
+          if (response?.status !== 409) {
+            setRevokeNote(`Could not take it back: ${response === undefined ? 'the server did not answer' : `the server answered ${response.status}`}. It still runs without asking; try again.`);
             return;
           }
           setRevokeNote('The agent is working: this is taken back as soon as its turn ends. Until then it still runs without asking.');
@@ -70,14 +70,4 @@ export function useSidePanel(chatId: string) {
   );
 
   return { tasks, always, revokeNote, refresh, revoke };
-}
-
-/** The JSON of a GET, or undefined when it failed: a failed read changes nothing on the page. */
-async function getJson<T>(url: string): Promise<T | undefined> {
-  try {
-    const response = await fetch(url);
-    return response.ok ? ((await response.json()) as T) : undefined;
-  } catch {
-    return undefined;
-  }
 }
