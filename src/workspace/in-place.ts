@@ -83,10 +83,30 @@ export interface FileUndoStep {
  */
 export interface SessionSlice {
   readonly id: string;
-  /** `files.reads` entries under the root, keyed by canonical path. */
+  /**
+   * `files.reads` entries under the root, keyed by canonical path: all of them, or with
+   * `keep.since` only those set since that version.
+   */
   readonly reads: Readonly<Record<string, ReadSnapshot>>;
+  /** Asks the box to keep the snapshots for the session's next steps; without it they serve this step only. */
+  readonly keep?: KeptSlice;
   /** The root's undo record; sent with {@link FileUndoStep} only (tools only add to it). */
   readonly undo?: unknown;
+}
+
+/**
+ * How a slice builds on what the box keeps for a session between its steps. A box that has
+ * nothing for `key` at `since` answers `resend-slice`, and the caller sends every snapshot.
+ */
+export interface KeptSlice {
+  /** Names one session object of the caller (not its id: two objects of one stored session differ). */
+  readonly key: string;
+  /** This slice's version; the caller counts up with every step it sends. */
+  readonly version: number;
+  /** The version `reads` holds the changes since; absent when `reads` holds every snapshot. */
+  readonly since?: number;
+  /** With `since`: the snapshots dropped since. */
+  readonly deleted?: readonly string[];
 }
 
 /**
@@ -107,7 +127,9 @@ export interface SessionChanges {
 export type StepOutcome =
   | { readonly type: 'output'; readonly output: ToolOutput }
   | { readonly type: 'checked'; readonly refusal?: string }
-  | { readonly type: 'thrown'; readonly error: unknown };
+  | { readonly type: 'thrown'; readonly error: unknown }
+  /** The box keeps nothing at the version the slice builds on: the step did not run; send it again with every snapshot. */
+  | { readonly type: 'resend-slice' };
 
 /** A step's answer. */
 export interface StepAnswer {

@@ -2,6 +2,7 @@
  * Remote workspace against the local one, side by side in one run, over a loopback transport
  * (the single-file server as a child process on this machine, stdio pipes):
  * - read_file of a small file, edit_file of one line (read first, once), each within 2 ms of local;
+ * - the same read_file in a session that has read 5,000 files before, within 2 ms of local;
  * - search_files over a generated tree of 600 files and over the bench tree's `packages/`;
  * - write_file, list_directory and find_files, each remote against local;
  * - 20 concurrent read_file calls, and 20 concurrent mixed calls, on one connection;
@@ -15,6 +16,7 @@ import * as path from 'node:path';
 import { createFileTools } from '../../src/dialects/file-tools.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
+import { recordWrite } from '../../src/collections/files/guard/read-state.js';
 import type { ToolCollection } from '../../src/tool.js';
 import { connectWorkspace } from '../../src/workspace/remote/connect.js';
 import { Workspace } from '../../src/workspace/workspace.js';
@@ -24,6 +26,8 @@ import { compare, ms, printTable, ratio, record, verdict } from './harness.js';
 import { benchTree } from './tree.js';
 
 const SUITE = 'remote';
+/** Files a long session has read or written before the timed calls. */
+const LONG_SESSION_SNAPSHOTS = 5_000;
 
 /** runTool, but a failed call stops the bench: a side that answers with an error is fast for the wrong reason. */
 async function succeed(...args: Parameters<typeof runTool>) {
@@ -69,6 +73,20 @@ export async function run(): Promise<void> {
     const read = await compare(
       () => succeed(tool(far, 'read_file'), { path: 'small.ts' }, { session: remoteSession }),
       () => succeed(tool(local, 'read_file'), { path: 'small.ts' }, { session: localSession }),
+      { runs: 21 },
+    );
+    // A long session: 5,000 files read or written before. The box keeps the session's snapshots
+    // between calls, so a call carries only what changed since the last one.
+    const longLocal = createSession();
+    const longRemote = createSession();
+    for (let index = 0; index < LONG_SESSION_SNAPSHOTS; index += 1) {
+      const stats = { mtimeMs: 1_700_000_000_000 + index, size: 1_000 + index };
+      recordWrite(longLocal, path.join(localRoot, 'src', `folder-${index % 50}`, `module-${index}.ts`), stats);
+      recordWrite(longRemote, path.join(remote.root, 'src', `folder-${index % 50}`, `module-${index}.ts`), stats);
+    }
+    const longRead = await compare(
+      () => succeed(tool(far, 'read_file'), { path: 'small.ts' }, { session: longRemote }),
+      () => succeed(tool(local, 'read_file'), { path: 'small.ts' }, { session: longLocal }),
       { runs: 21 },
     );
     let turn = 0;
@@ -195,6 +213,7 @@ export async function run(): Promise<void> {
 
     const rows: [string, { ours: number; reference: number; ratio: number }, string, string][] = [
       ['read_file, 200 lines', read, 'within 2 ms', verdict(read.ours - read.reference, 2)],
+      [`read_file, 200 lines, a session of ${LONG_SESSION_SNAPSHOTS.toLocaleString('en-US')} snapshots`, longRead, 'within 2 ms', verdict(longRead.ours - longRead.reference, 2)],
       ['edit_file, one line (two edits a run)', edit, 'within 2 ms an edit', verdict((edit.ours - edit.reference) / 2, 2)],
       ['search_files, 600 files', search, '1.2×', verdict(search.ratio, 1.2)],
       ['search_files, bench tree packages/', benchSearch, '1.2×', verdict(benchSearch.ratio, 1.2)],

@@ -15,6 +15,8 @@ import type { ApprovalRequest } from '../../src/approval.js';
 import type { ToolProgress } from '../../src/progress.js';
 import { runTool, type RunToolOptions, type RunToolResult } from '../../src/run-tool.js';
 import { createSession, restoreSession, type Session } from '../../src/session.js';
+import { recordWrite } from '../../src/collections/files/guard/read-state.js';
+import type { SessionSlice } from '../../src/workspace/in-place.js';
 import type { ToolCollection } from '../../src/tool.js';
 import { connectWorkspace } from '../../src/workspace/remote/connect.js';
 import type { RemoteWorkspace } from '../../src/workspace/remote/remote-workspace.js';
@@ -245,6 +247,119 @@ describe('the session state round trip', () => {
       runTool(toolOf(remote.files, 'edit_file'), { path: 'docs/guide.md', old_string: 'Changed', new_string: 'Changed again' }, { session, mode: 'auto' }),
     ]);
     expect(edits.map((edit) => edit.isError)).toEqual([false, false]);
+  });
+});
+
+describe('the box keeps a session’s read snapshots between its steps', () => {
+  /** Records the session slice of every step sent to the box while `run` runs, the real box answering. */
+  async function slicesOf<T>(run: () => Promise<T>): Promise<{ result: T; slices: SessionSlice[] }> {
+    const slices: SessionSlice[] = [];
+    const send = workspace.runFileToolStep;
+    workspace.runFileToolStep = (step, options) => {
+      slices.push(structuredClone(step.session));
+      return send.call(workspace, step, options);
+    };
+    try {
+      return { result: await run(), slices };
+    } finally {
+      workspace.runFileToolStep = send;
+    }
+  }
+
+  it('a long session’s step carries only what changed since its last step, with the local answers', async () => {
+    const localSession = createSession();
+    const remoteSession = createSession();
+    for (let index = 0; index < 1_000; index += 1) {
+      const stats = { mtimeMs: 1_700_000_000_000 + index, size: 100 + index };
+      recordWrite(localSession, path.join(localRoot, 'gone', `file-${index}.ts`), stats);
+      recordWrite(remoteSession, path.join(workspace.root, 'gone', `file-${index}.ts`), stats);
+    }
+    // A file of its own on both sides: other tests change the shared ones on one side only.
+    const text = Array.from({ length: 120 }, (_, index) => `line ${index + 1}\n`).join('');
+    for (const root of [localRoot, remoteHostRoot]) writeFileSync(path.join(root, 'pages.txt'), text);
+    try {
+      const readFile = (side: Side, session: Session, input: Record<string, unknown>) => runTool(toolOf(side.files, 'read_file'), input, { session });
+      const pages = [{ path: 'pages.txt', start_line: 1, end_line: 50 }, { path: 'pages.txt', start_line: 51 }, { path: 'pages.txt', start_line: 51 }];
+      const { result, slices } = await slicesOf(async () => {
+        const results: RunToolResult[] = [];
+        for (const page of pages) results.push(await readFile(remote, remoteSession, page));
+        return results;
+      });
+      const expected: RunToolResult[] = [];
+      for (const page of pages) expected.push(await readFile(local, localSession, page));
+      expect(result.map(comparable)).toEqual(expected.map(comparable));
+      expect(slices.map((slice) => Object.keys(slice.reads).length)).toEqual([1_000, 1, 1]);
+      expect(slices.map((slice) => slice.keep?.since)).toEqual([undefined, 1, 2]);
+      // The two pages added up to a whole read in the box as they do here, so a write needs no new read.
+      const written = await runTool(toolOf(remote.files, 'write_file'), { path: 'pages.txt', content: 'rewritten\n' }, { session: remoteSession, mode: 'auto' });
+      expect(written.isError, written.text).toBe(false);
+    } finally {
+      for (const root of [localRoot, remoteHostRoot]) rmSync(path.join(root, 'pages.txt'), { force: true });
+    }
+  });
+
+  it('a session the box dropped to keep others is sent again whole: one request more, the same answers', async () => {
+    const session = createSession();
+    expect((await runTool(toolOf(remote.files, 'read_file'), { path: 'src/deep/c.ts' }, { session })).isError).toBe(false);
+    // The box keeps 64 sessions a connection; 64 more push this one out.
+    await Promise.all(Array.from({ length: 64 }, () => runTool(toolOf(remote.files, 'read_file'), { path: 'src/b.ts' }, { session: createSession() })));
+    const original = readFileSync(path.join(remoteHostRoot, 'src', 'deep', 'c.ts'), 'utf8');
+    try {
+      let before = workspace.requestCount;
+      const { result: edited, slices } = await slicesOf(() =>
+        runTool(toolOf(remote.files, 'edit_file'), { path: 'src/deep/c.ts', old_string: 'deep()', new_string: 'deeper()' }, { session, mode: 'auto' }),
+      );
+      expect(edited.isError, edited.text).toBe(false);
+      expect(workspace.requestCount - before).toBe(2);
+      // The changes since the last step (the read's own snapshot, replayed here), then all of them.
+      expect(slices.map((slice) => [Object.keys(slice.reads).length, slice.keep?.since])).toEqual([
+        [1, 1],
+        [1, undefined],
+      ]);
+      before = workspace.requestCount;
+      const undone = await remote.files.undo(session);
+      expect(undone.restored).toEqual([{ path: 'src/deep/c.ts', action: 'restored' }]);
+      expect(workspace.requestCount - before).toBe(1);
+      expect(readFileSync(path.join(remoteHostRoot, 'src', 'deep', 'c.ts'), 'utf8')).toBe(original);
+    } finally {
+      writeFileSync(path.join(remoteHostRoot, 'src', 'deep', 'c.ts'), original);
+    }
+  });
+
+  it('a step that overtakes the one before it (a long input still going out in pieces) is sent again whole; both land', async () => {
+    const session = createSession();
+    const content = 'x'.repeat(1024 * 1024 - 1) + '\n';
+    const before = workspace.requestCount;
+    try {
+      const { result, slices } = await slicesOf(async () => {
+        const creating = runTool(toolOf(remote.files, 'create_file'), { path: 'docs/overtaken.txt', content }, { session, mode: 'auto' });
+        // The create's slice is made; its input is still going out, a piece each turn. The session's
+        // call order would hold the read until the create ends; `queued` says the caller holds it.
+        await new Promise((resolve) => setImmediate(resolve));
+        const reading = runTool(toolOf(remote.files, 'read_file'), { path: 'src/b.ts' }, { session, queued: true });
+        return await Promise.all([creating, reading]);
+      });
+      const [created, read] = result;
+      expect(workspace.requestCount - before).toBe(3);
+      // The create's whole slice (version 1), the read's changes since it, refused, and the read's whole slice.
+      expect(slices.map((slice) => [slice.keep?.version, slice.keep?.since])).toEqual([
+        [1, undefined],
+        [2, 1],
+        [3, undefined],
+      ]);
+      expect(created.isError, created.text).toBe(false);
+      expect(readFileSync(path.join(remoteHostRoot, 'docs', 'overtaken.txt'), 'utf8')).toBe(content);
+      expect(read.text).toBe((await runTool(toolOf(remote.files, 'read_file'), { path: 'src/b.ts' }, { session: createSession() })).text);
+      // Both snapshots came back; the box kept the read's whole slice, and the next step builds on it.
+      const next = workspace.requestCount;
+      const written = await runTool(toolOf(remote.files, 'write_file'), { path: 'src/b.ts', content: readFileSync(path.join(remoteHostRoot, 'src', 'b.ts'), 'utf8') }, { session, mode: 'auto' });
+      expect(written.isError, written.text).toBe(false);
+      expect(workspace.requestCount - next).toBe(1);
+      const overwritten = await runTool(toolOf(remote.files, 'write_file'), { path: 'docs/overtaken.txt', content: 'short\n' }, { session, mode: 'auto' });
+      expect(overwritten.isError, overwritten.text).toBe(false);
+    } finally {
+      rmSync(path.join(remoteHostRoot, 'docs', 'overtaken.txt'), { force: true });
+    }
   });
 });
 

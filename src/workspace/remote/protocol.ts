@@ -22,8 +22,10 @@ export const PROTOCOL_NAME = 'agent-toolbelt-workspace';
  * The protocol version. Both ends must speak the same one: a server that answers with another
  * is refused with a message naming both, so an old package in the box is found at connect time.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 // 3: long strings travel after a message's JSON (`attachments.ts`), which version 2 cannot read.
+// 4: the box keeps a session's read snapshots between steps, and a step carries only the
+// changes since (`SessionSlice.keep`); a version 3 box would take those for every snapshot.
 
 /** `fs.Stats` as numbers; the caller rebuilds a `Stats`-shaped object from it. */
 export interface WireStats {

@@ -3,16 +3,17 @@
  * {@link RunsFileToolsInPlace} capability (a remote workspace: its box runs the same
  * collection over its own local workspace) takes each tool's `checkPolicy` or `execute` as one
  * step, so a tool call costs one round trip instead of one per file operation. The part of the
- * session the tools read travels with the step, and what the step changed comes back as
+ * session the tools read travels with the step (what changed since the session's last step:
+ * the box keeps the rest, `session-slices.ts`), and what the step changed comes back as
  * changes the caller replays on its own session. `runner.ts`, the box end, is the other half; the shapes of the steps are the workspace's (`workspace/in-place.ts`).
  */
 import type { Session } from '../../../session.js';
 import { defineTool, type ToolContext, type ToolDefinition, type ToolOutput } from '../../../tool.js';
-import { isInside } from '../../../workspace/path-jail.js';
 import type { Workspace } from '../../../workspace/workspace.js';
-import { forgetRead, readSnapshots, recordRead } from '../guard/read-state.js';
+import { forgetRead, recordRead } from '../guard/read-state.js';
 import { recordChange, undoRecordOf, type UndoResult } from '../guard/undo.js';
-import type { FileToolStep, NativeToolStep, ReadSnapshot, RunsFileToolsInPlace, SessionChanges, SessionSlice } from '../../../workspace/in-place.js';
+import type { FileToolStep, NativeToolStep, ReadSnapshot, RunsFileToolsInPlace, SessionChanges, SessionSlice, StepAnswer, StepOutcome } from '../../../workspace/in-place.js';
+import { SliceSender } from './session-slices.js';
 
 /** The collection's options as they travel: everything but the workspace. */
 export function stepOptions(options: object): Record<string, unknown> {
@@ -47,7 +48,7 @@ export function runToolInPlace(
 ): ToolDefinition<any> {
   /** Inputs whose policy check passed and whose execute has not run yet. */
   const checked = new WeakSet<object>();
-  const step = (session: Session, phase: FileToolStep['phase'], input: Record<string, unknown>, toolCallId: string, checkFirst: boolean): FileToolStep => ({
+  const step = (slice: SessionSlice, phase: FileToolStep['phase'], input: Record<string, unknown>, toolCallId: string, checkFirst: boolean): FileToolStep => ({
     collection: 'files',
     options,
     tool: tool.name,
@@ -55,14 +56,14 @@ export function runToolInPlace(
     ...(checkFirst ? { checkFirst } : {}),
     input,
     toolCallId,
-    session: sessionSlice(session, workspace.root),
+    session: slice,
     ...(native === undefined ? {} : { native }),
   });
   const checkPolicy =
     tool.checkPolicy === undefined
       ? undefined
       : async (input: Record<string, unknown>, { session }: { session: Session }): Promise<string | undefined> => {
-          const answer = await runner.runFileToolStep(step(session, 'check', input, '', false), {});
+          const answer = await withSlice(runner, workspace, session, (slice) => runner.runFileToolStep(step(slice, 'check', input, '', false), {}));
           applySessionChanges(session, workspace, answer.changes);
           const { outcome } = answer;
           if (outcome.type === 'thrown') throw outcome.error;
@@ -76,10 +77,12 @@ export function runToolInPlace(
     async execute(input: Record<string, unknown>, context: ToolContext): Promise<ToolOutput> {
       const checkFirst = checkPolicy !== undefined && !checked.has(input);
       checked.delete(input);
-      const answer = await runner.runFileToolStep(step(context.session, 'execute', input, context.toolCallId, checkFirst), {
-        signal: context.signal,
-        ...(context.onProgress === undefined ? {} : { onProgress: context.onProgress }),
-      });
+      const answer = await withSlice(runner, workspace, context.session, (slice) =>
+        runner.runFileToolStep(step(slice, 'execute', input, context.toolCallId, checkFirst), {
+          signal: context.signal,
+          ...(context.onProgress === undefined ? {} : { onProgress: context.onProgress }),
+        }),
+      );
       applySessionChanges(context.session, workspace, answer.changes);
       const { outcome } = answer;
       if (outcome.type === 'thrown') throw outcome.error;
@@ -92,8 +95,9 @@ export function runToolInPlace(
 
 /** `files.undo(session)` run where the files are, its changes replayed here. */
 export async function undoInPlace(session: Session, workspace: Workspace, runner: RunsFileToolsInPlace, options: Readonly<Record<string, unknown>>): Promise<UndoResult> {
-  const slice = sessionSlice(session, workspace.root);
-  const answer = await runner.undoFileToolsInPlace({ collection: 'files', options, session: { ...slice, undo: undoRecordOf(session, workspace) } });
+  const answer = await withSlice(runner, workspace, session, (slice) =>
+    runner.undoFileToolsInPlace({ collection: 'files', options, session: { ...slice, undo: undoRecordOf(session, workspace) } }),
+  );
   applySessionChanges(session, workspace, answer.changes);
   const { outcome } = answer;
   if (outcome.type === 'thrown') throw outcome.error;
@@ -102,11 +106,29 @@ export async function undoInPlace(session: Session, workspace: Workspace, runner
   return { ...result, toString: () => result.text };
 }
 
-/** The read snapshots of files under `root` (the box's canonical paths), for a step. */
-export function sessionSlice(session: Session, root: string): SessionSlice {
-  const reads: Record<string, ReadSnapshot> = {};
-  for (const [key, snapshot] of Object.entries(readSnapshots(session))) if (isInside(root, key)) reads[key] = snapshot;
-  return { id: session.id, reads };
+/** One sender a runner: the box keeps its sessions' snapshots per connection, whichever tool sent them. */
+const senders = new WeakMap<RunsFileToolsInPlace, SliceSender>();
+
+/**
+ * Sends a step with the session's read snapshots under the root (the box's canonical paths),
+ * as the changes since its last step; when the box no longer keeps what those build on, sends
+ * it once more with every snapshot.
+ */
+async function withSlice(runner: RunsFileToolsInPlace, workspace: Workspace, session: Session, send: (slice: SessionSlice) => Promise<StepAnswer>): Promise<RanStep> {
+  let slices = senders.get(runner);
+  if (slices === undefined) senders.set(runner, (slices = new SliceSender(workspace.root)));
+  const answer = await send(slices.next(session));
+  if (ran(answer)) return answer;
+  const again = await send(slices.next(session, { whole: true }));
+  if (ran(again)) return again;
+  throw new TypeError('The box asked for the session’s read snapshots again after it was sent all of them.');
+}
+
+/** An answer to a step that ran. */
+type RanStep = StepAnswer & { readonly outcome: Exclude<StepOutcome, { readonly type: 'resend-slice' }> };
+
+function ran(answer: StepAnswer): answer is RanStep {
+  return answer.outcome.type !== 'resend-slice';
 }
 
 /**

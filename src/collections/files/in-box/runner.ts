@@ -1,8 +1,9 @@
 /**
  * @module The box's half of running the file tools in place (see `in-box.ts`): builds the
  * same collection over the box's local workspace (one per set of options, kept), runs a
- * tool's `checkPolicy` or `execute` against a throwaway session holding the caller's slice,
- * and answers with the outcome and what the step changed in that session.
+ * tool's `checkPolicy` or `execute` against a throwaway session over the caller's read
+ * snapshots (kept between the session's steps, `session-slices.ts`), and answers with the
+ * outcome and what the step changed in that session.
  */
 import { formatInputError } from '../../../run-tool.js';
 import { Session } from '../../../session.js';
@@ -10,7 +11,8 @@ import type { ProgressUpdate } from '../../../progress.js';
 import type { ToolDefinition } from '../../../tool.js';
 import type { Workspace } from '../../../workspace/workspace.js';
 import type { FileToolCollection, FileToolsOptions } from '../index.js';
-import type { FileToolStep, FileUndoStep, SessionChanges, SessionSlice, StepAnswer, StepOutcome } from '../../../workspace/in-place.js';
+import type { FileToolStep, FileUndoStep, SessionChanges, StepAnswer, StepOutcome } from '../../../workspace/in-place.js';
+import { KeptSlices, layeredReads } from './session-slices.js';
 import { READ_STATE_KEY } from '../guard/read-state.js';
 import { UNDO_STATE_KEY } from '../guard/undo.js';
 import type { ReadSnapshot, UndoChange } from '../../../workspace/in-place.js';
@@ -23,6 +25,8 @@ export class FileToolRunner {
   readonly #workspace: Workspace;
   readonly #createFileTools: (options: FileToolsOptions) => FileToolCollection;
   readonly #collections = new Map<string, { collection: FileToolCollection; tools: Map<string, ToolDefinition<any>>; native: Map<string, ToolDefinition<any>> }>();
+  /** The read snapshots of the callers' sessions, kept between their steps. */
+  readonly #slices = new KeptSlices();
 
   /**
    * `createFileTools` is the package's own (the dialects add the provider-shaped tools), handed
@@ -41,8 +45,10 @@ export class FileToolRunner {
    * @throws {TypeError} when the step names a collection or tool there is none of, or its options are wrong.
    */
   async run(step: FileToolStep, context: { readonly signal: AbortSignal; readonly onProgress?: (update: ProgressUpdate) => void }): Promise<StepAnswer> {
+    const reads = this.#slices.take(step.session);
+    if (reads === undefined) return RESEND;
     const tool = this.#tool(step);
-    const scratch = scratchSession(step.session, this.#workspace.root, undefined);
+    const scratch = scratchSession(step.session.id, reads, this.#workspace.root, undefined);
     // The caller parsed the input already; the box trusts it with nothing, so it parses again.
     const parsed = tool.input.safeParse(step.input);
     if (!parsed.success) throw new TypeError(formatInputError(tool.name, parsed.error));
@@ -70,7 +76,9 @@ export class FileToolRunner {
   async undo(step: FileUndoStep): Promise<StepAnswer> {
     const { collection } = this.#collection(step);
     if (step.session.undo !== undefined && !isUndoRecord(step.session.undo)) throw new TypeError('Expected the undo record to be an object with `units`, an array of arrays of changes.');
-    const scratch = scratchSession(step.session, this.#workspace.root, step.session.undo);
+    const reads = this.#slices.take(step.session);
+    if (reads === undefined) return RESEND;
+    const scratch = scratchSession(step.session.id, reads, this.#workspace.root, step.session.undo);
     let outcome: StepOutcome;
     try {
       const { toString: _toString, ...result } = await collection.undo(scratch.session);
@@ -112,46 +120,25 @@ export class FileToolRunner {
   }
 }
 
+/** The answer to a step whose slice builds on snapshots the box no longer keeps. */
+const RESEND: StepAnswer = { outcome: { type: 'resend-slice' }, changes: { readsSet: {}, readsDeleted: [], undoAdded: [] } };
+
 /**
- * A session for one step, holding the caller's slice: read snapshots in an object that notes
- * every key set or deleted, and an undo record for the root (empty for tool steps, which only
- * add to it; the caller's own for undo).
+ * A session for one step, holding the caller's snapshots under a layer that keeps what the
+ * step set or deleted to itself, and an undo record for the root (empty for tool steps, which
+ * only add to it; the caller's own for undo).
  */
-function scratchSession(slice: SessionSlice, root: string, undo: unknown) {
-  if (typeof slice?.id !== 'string' || typeof slice.reads !== 'object' || slice.reads === null) {
-    throw new TypeError('Expected the session slice to carry an `id` and a `reads` object.');
-  }
-  const session = new Session({ version: 1, id: slice.id, state: {}, approvals: [] });
-  const set = new Set<string>();
-  const deleted = new Set<string>();
-  const reads: Record<string, ReadSnapshot> = { ...slice.reads };
-  session.setState(
-    READ_STATE_KEY,
-    new Proxy(reads, {
-      set(target, key, value) {
-        if (typeof key === 'string') {
-          set.add(key);
-          deleted.delete(key);
-        }
-        return Reflect.set(target, key, value);
-      },
-      deleteProperty(target, key) {
-        if (typeof key === 'string') {
-          deleted.add(key);
-          set.delete(key);
-        }
-        return Reflect.deleteProperty(target, key);
-      },
-    }),
-  );
+function scratchSession(id: string, kept: ReadonlyMap<string, ReadSnapshot>, root: string, undo: unknown) {
+  const session = new Session({ version: 1, id, state: {}, approvals: [] });
+  const { view, set, deleted } = layeredReads(kept);
+  session.setState(READ_STATE_KEY, view);
   const records: Record<string, { units: UndoChange[][] }> = { [root]: (undo as { units: UndoChange[][] } | undefined) ?? { units: [[]] } };
   session.setState(UNDO_STATE_KEY, records);
   return {
     session,
     undoRecord: () => records[root],
     changes(): SessionChanges {
-      const readsSet: Record<string, ReadSnapshot> = {};
-      for (const key of set) readsSet[key] = reads[key]!;
+      const readsSet = Object.fromEntries(set);
       return { readsSet, readsDeleted: [...deleted], undoAdded: undo === undefined ? (records[root]?.units.flat() ?? []) : [] };
     },
   };
