@@ -107,6 +107,18 @@ describe('KeptSlices', () => {
     expect(box.take({ id: 's', reads: {}, keep: { key: 'k1', version: 4, since: 3, deleted: [] } })).toBeUndefined();
     expect(box.take({ id: 's', reads: {}, keep: { key: 'big-two', version: 2, since: 1, deleted: [] } })?.size).toBe(MAX_KEPT_SNAPSHOTS / 2);
   });
+
+  it('counts the snapshots a session dropped: a session that shrank leaves room for others', () => {
+    const box = new KeptSlices();
+    const one = { mtimeMs: 1, size: 1, whole: true };
+    const names = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix}${index}`);
+    const most = (MAX_KEPT_SNAPSHOTS * 3) / 4;
+    box.take({ id: 's', reads: Object.fromEntries(names('a', most).map((name) => [name, one])), keep: { key: 'shrinks', version: 1 } });
+    expect(box.take({ id: 's', reads: {}, keep: { key: 'shrinks', version: 2, since: 1, deleted: names('a', most - 10) } })?.size).toBe(10);
+    box.take({ id: 's', reads: Object.fromEntries(names('b', most).map((name) => [name, one])), keep: { key: 'grows', version: 1 } });
+    // 10 and three quarters of the bound are within it: the first session is still kept.
+    expect(box.take({ id: 's', reads: {}, keep: { key: 'shrinks', version: 3, since: 2, deleted: [] } })?.size).toBe(10);
+  });
 });
 
 describe('the two halves together', () => {

@@ -105,8 +105,8 @@ export class KeptSlices {
       return reads;
     }
     if (kept === undefined || kept.version !== keep.since) return undefined;
-    this.#kept.delete(keep.key);
-    this.#snapshots -= kept.reads.size;
+    // Taken out and stored again: the snapshot count follows the changes, and the session is the most recently used.
+    this.#drop(keep.key);
     for (const key of keep.deleted ?? []) kept.reads.delete(key);
     for (const [key, snapshot] of Object.entries(slice.reads)) kept.reads.set(key, snapshot);
     kept.version = keep.version;
@@ -114,20 +114,22 @@ export class KeptSlices {
     return kept.reads;
   }
 
+  /** Keeps `entry` as the most recently used, in place of what `key` had, then drops the least recently used others past the bounds. */
   #store(key: string, entry: { version: number; reads: Map<string, ReadSnapshot> }): void {
-    const before = this.#kept.get(key);
-    if (before !== undefined) {
-      this.#kept.delete(key);
-      this.#snapshots -= before.reads.size;
-    }
+    this.#drop(key);
     this.#kept.set(key, entry);
     this.#snapshots += entry.reads.size;
-    for (const [oldest, { reads }] of this.#kept) {
+    for (const oldest of this.#kept.keys()) {
       if (this.#kept.size <= MAX_KEPT_SESSIONS && this.#snapshots <= MAX_KEPT_SNAPSHOTS) break;
-      if (oldest === key) continue;
-      this.#kept.delete(oldest);
-      this.#snapshots -= reads.size;
+      if (oldest !== key) this.#drop(oldest);
     }
+  }
+
+  #drop(key: string): void {
+    const entry = this.#kept.get(key);
+    if (entry === undefined) return;
+    this.#kept.delete(key);
+    this.#snapshots -= entry.reads.size;
   }
 }
 
