@@ -44,9 +44,9 @@ export function useSidePanel(chatId: string) {
     async (key: string) => {
       revokes.current.inFlight += 1;
       revokes.current.generation += 1;
+      const body = JSON.stringify({ chat: chatId, key });
       try {
         for (;;) {
-          const body = JSON.stringify({ chat: chatId, key });
           const response = await fetch('/api/approvals', { method: 'POST', headers: { 'content-type': 'application/json' }, body }).catch(() => undefined);
           if (response?.ok) {
             setRevokeNote(undefined);
