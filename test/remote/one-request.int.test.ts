@@ -3,7 +3,8 @@
  * single-file server under bubblewrap, the folder mounted at a path the host does not have)
  * answers with the same text and data as the local workspace on an identical tree, in exactly
  * one request, and the session state the tools keep (read snapshots, the undo record) makes the
- * round trip: read, edit, undo; two reads side by side; the refusals' texts.
+ * round trip: read, edit, undo; two reads side by side; the refusals' texts; what the box keeps
+ * of a session between calls (only changes travel; a dropped or overtaken slice is sent again).
  */
 import { lutimesSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
