@@ -10,6 +10,13 @@
  * every core of the machine, against local's time. Above 1.3×, no scheduling of the same work
  * can meet the target; only less CPU can.
  *
+ * Two more rows give the floor of any design that keeps the box a process of its own: the same
+ * 20 requests of the protocol with no tool behind them, on a connection of their own to a
+ * second box, against the same local `read_file` batch. One reads the file bare (`fs/readFile`:
+ * the four file system calls of the read, and the bytes back), the other only crosses
+ * (`workspace/resolve` of the file: the jail's one `lstat`). What the tool adds in the box, and
+ * the caller's `runTool`, come on top of them.
+ *
  * Runs from test/bench/issue-30.ts (`node --import tsx test/bench/issue-30.ts remote`).
  */
 import * as fs from 'node:fs';
@@ -19,7 +26,10 @@ import { createFileTools } from '../../src/dialects/file-tools.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession, type Session } from '../../src/session.js';
 import type { ToolCollection } from '../../src/tool.js';
+import { spawn } from 'node:child_process';
 import { connectWorkspace } from '../../src/workspace/remote/connect.js';
+import { RemoteConnection } from '../../src/workspace/remote/connection.js';
+import { PROTOCOL_NAME, PROTOCOL_VERSION } from '../../src/workspace/remote/protocol.js';
 import { Workspace } from '../../src/workspace/workspace.js';
 import { bundleCommand, serverPid, temporaryFolder } from '../remote/support.js';
 import { compare, ms, processCpuMs, ratio, type SummaryRow } from './harness.js';
@@ -94,10 +104,58 @@ export async function remoteConcurrentReads(): Promise<Omit<SummaryRow, 'suite'>
         verdict: '-',
       });
     }
+    rows.push(...(await floorRows(path.join(remoteRoot, 'small.ts'), () => batch(near, nearSession))));
     return rows;
   } finally {
     await remote.close();
     fs.rmSync(localRoot, { recursive: true, force: true });
     fs.rmSync(remoteRoot, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The two floor rows: 20 bare requests at once on a raw connection to a box of their own (the
+ * bundle as a child process, the handshake done), against local `read_file` batches, medians of
+ * 31 batches each after 3 untimed ones.
+ */
+async function floorRows(file: string, local: () => Promise<number>): Promise<Omit<SummaryRow, 'suite'>[]> {
+  const [program, ...args] = await bundleCommand(path.dirname(file));
+  const child = spawn(program!, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const ended = new Promise<string>((resolve) => child.once('exit', () => resolve('the floor box ended')));
+  const connection = new RemoteConnection({ input: child.stdin!, output: child.stdout!, errors: child.stderr!, ended, kill: () => child.kill('SIGKILL') }, 'the floor box');
+  try {
+    await connection.request('initialize', { protocol: PROTOCOL_NAME, version: PROTOCOL_VERSION });
+    const expected = fs.statSync(file).size;
+    const reads = async () => {
+      const answers = await Promise.all(Array.from({ length: CALLS }, () => connection.request('fs/readFile', { path: file })));
+      if (answers.some((base64) => Buffer.byteLength(base64, 'base64') !== expected)) throw new Error('A bare read in the floor row came back short.');
+      return 0;
+    };
+    const crossings = async () => {
+      const answers = await Promise.all(Array.from({ length: CALLS }, () => connection.request('workspace/resolve', { path: file })));
+      if (answers.some((answer) => !answer.exists)) throw new Error('The floor row\'s file is missing in the box.');
+      return 0;
+    };
+    const rows: Omit<SummaryRow, 'suite'>[] = [];
+    for (const [what, requests] of [
+      ['bare reads (fs/readFile: open, stat, read, close)', reads],
+      ['bare crossings (workspace/resolve: one lstat)', crossings],
+    ] as const) {
+      const result = await compare(requests, local, { warmup: 3, runs: 31 });
+      const budget = TARGET * result.reference;
+      const left = budget - result.ours;
+      rows.push({
+        case: `the floor: ${CALLS} concurrent ${what}, no tool, on a connection of their own`,
+        ours: ms(result.ours),
+        reference: `local read_file ${ms(result.reference)}`,
+        ratio: ratio(result.ratio),
+        target: `no target: no tool work at all; ${TARGET}× local is ${ms(budget)}, ${left >= 0 ? `which leaves ${ms(left)} for the tool's work` : `already ${ms(-left)} over`}`,
+        verdict: '-',
+      });
+    }
+    return rows;
+  } finally {
+    await connection.close();
+    child.kill('SIGKILL');
   }
 }
