@@ -13,12 +13,13 @@
  * Two more rows give the floor of any design that keeps the box a process of its own: the same
  * 20 requests of the protocol with no tool behind them, on a connection of their own to a
  * second box, against the same local `read_file` batch. One reads the file bare (`fs/readFile`:
- * the four file system calls of the read, and the bytes back), the other only crosses
+ * the jail's `lstat`, then open, stat, read and close, and the bytes back), the other only crosses
  * (`workspace/resolve` of the file: the jail's one `lstat`). What the tool adds in the box, and
  * the caller's `runTool`, come on top of them.
  *
  * Runs from test/bench/issue-30.ts (`node --import tsx test/bench/issue-30.ts remote`).
  */
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -26,7 +27,6 @@ import { createFileTools } from '../../src/dialects/file-tools.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession, type Session } from '../../src/session.js';
 import type { ToolCollection } from '../../src/tool.js';
-import { spawn } from 'node:child_process';
 import { connectWorkspace } from '../../src/workspace/remote/connect.js';
 import { RemoteConnection } from '../../src/workspace/remote/connection.js';
 import { PROTOCOL_NAME, PROTOCOL_VERSION } from '../../src/workspace/remote/protocol.js';
@@ -138,7 +138,7 @@ async function floorRows(file: string, local: () => Promise<number>): Promise<Om
     };
     const rows: Omit<SummaryRow, 'suite'>[] = [];
     for (const [what, requests] of [
-      ['bare reads (fs/readFile: open, stat, read, close)', reads],
+      ['bare reads (fs/readFile: the jail\'s lstat, open, stat, read, close)', reads],
       ['bare crossings (workspace/resolve: one lstat)', crossings],
     ] as const) {
       const result = await compare(requests, local, { warmup: 3, runs: 31 });
