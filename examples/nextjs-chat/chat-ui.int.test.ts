@@ -188,8 +188,11 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the Next.js chat as a person us
         // The page itself never grows with the output: the conversation scrolls inside it.
         expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(801);
         await expectLayout(page);
-        // Scrolled up, a button leads back to the newest message.
-        await page.getByTestId('messages').hover();
+        // Scrolled up, a button leads back to the newest message. The wheel turns over the reply's
+        // text: the messages' middle is, once the details have opened and the conversation has
+        // settled, inside the details' own scroller (the whole output), which takes the turn and
+        // leaves the conversation at its bottom.
+        await page.getByText('The command printed 10,000 lines').hover();
         await page.mouse.wheel(0, -3000);
         await waitFor(page, page.getByTestId('jump'));
         await page.getByTestId('jump').click();
