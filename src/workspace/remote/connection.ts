@@ -5,6 +5,7 @@ import {
   ErrorCodes,
   ResponseError,
   type MessageConnection,
+  type NotificationMessage,
 } from 'vscode-jsonrpc/node';
 import { RemoteWorkspaceError } from '../../errors/remote-workspace-error.js';
 import { BatchedMessageReader, BatchedMessageWriter } from './framing.js';
@@ -48,6 +49,7 @@ export class RemoteConnection {
   readonly #transport: Transport;
   readonly #requestTimeoutMs: number;
   readonly #lostListeners = new Set<(error: RemoteWorkspaceError) => void>();
+  readonly #notificationHandlers = new Map<string, (params: unknown) => void>();
   #lost: RemoteWorkspaceError | undefined;
   #closing = false;
   /** The stream from the server has closed: nothing more can be sent or cancelled. */
@@ -74,11 +76,15 @@ export class RemoteConnection {
     });
     // A write to a channel that has gone must not crash the caller's process.
     transport.input.on('error', () => undefined);
-    const reader = new BatchedMessageReader(transport.output);
+    // The box's answers and notifications are handled as they are read, in the order they
+    // came: answers by the library, which resolves one at once when its parallelism is
+    // bounded; notifications by this connection. The library alone takes one message an
+    // event-loop turn, 20 turns for a burst of 20 answers.
+    const reader = new BatchedMessageReader(transport.output, { notifications: (message) => this.#notified(message) });
     const writer = new BatchedMessageWriter(transport.input);
     reader.onError((error) => this.fail(`it sent something that is not the workspace protocol (${error.message}${this.#headNote()})`));
     writer.onError(([error]) => this.#failSoon(`writing to it failed (${error.message})`));
-    this.#connection = createMessageConnection(reader, writer);
+    this.#connection = createMessageConnection(reader, writer, undefined, { maxParallelism: Number.MAX_SAFE_INTEGER });
     this.#connection.onClose(() => {
       this.#closed = true;
       this.#failSoon(this.#garbage() ? `it sent something that is not the workspace protocol and closed${this.#headNote()}` : 'the connection closed');
@@ -210,9 +216,23 @@ export class RemoteConnection {
     void this.#connection.sendNotification(name, params).catch(() => undefined);
   }
 
-  /** Handles a notification from the server. */
+  /** Handles a notification from the server; one handler a name, the last one set. */
   onNotification<N extends keyof RemoteNotifications>(name: N, handler: (params: RemoteNotifications[N]) => void): void {
-    this.#connection.onNotification(name, handler);
+    this.#notificationHandlers.set(name, handler as (params: unknown) => void);
+  }
+
+  /**
+   * A notification from the server, handled in the turn it was read. As with the library's own
+   * dispatch, one the connection has no handler for is dropped, and a handler that throws (a
+   * notification whose params are not the protocol's) drops that one notification and no more.
+   */
+  #notified(message: NotificationMessage): void {
+    if (this.#lost !== undefined) return;
+    try {
+      this.#notificationHandlers.get(message.method)?.(message.params);
+    } catch {
+      // Dropped, as the library drops it: the stream goes on.
+    }
   }
 
   /**

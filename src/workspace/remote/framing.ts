@@ -14,7 +14,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { ATTACHMENTS_HEADER, attachmentsHeader, joinMessage, parseAttachmentsHeader, splitMessage, type AttachmentTable } from './attachments.js';
-import { AbstractMessageReader, AbstractMessageWriter, Disposable, type DataCallback, type Message, type MessageReader, type MessageWriter } from 'vscode-jsonrpc/node';
+import { AbstractMessageReader, AbstractMessageWriter, Disposable, Message, type DataCallback, type MessageReader, type MessageWriter, type NotificationMessage } from 'vscode-jsonrpc/node';
 
 const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
 /** A header longer than this is not the protocol (ours are about 25 bytes). */
@@ -43,10 +43,17 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
   #attached: AttachmentTable | undefined;
   /** Whole bodies waiting behind a large one that is decoded in a turn of its own, in order. */
   #waiting: Body[] | undefined;
+  readonly #notifications: ((message: NotificationMessage) => void) | undefined;
 
-  constructor(readable: Readable) {
+  /**
+   * With `notifications`, every notification goes to it instead of to the connection, in the
+   * order the messages came (the connection takes one message a turn from its queue, see
+   * `connection.ts`). It must not throw: what it throws is taken for bytes that are not the protocol.
+   */
+  constructor(readable: Readable, options: { readonly notifications?: (message: NotificationMessage) => void } = {}) {
     super();
     this.#readable = readable;
+    this.#notifications = options.notifications;
   }
 
   listen(callback: DataCallback): Disposable {
@@ -94,7 +101,7 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
       return;
     }
     if (body.bytes.length <= LARGE_BODY_BYTES) {
-      callback(decodeBody(body));
+      this.#hand(decodeBody(body), callback);
       return;
     }
     this.#waiting = [body];
@@ -102,12 +109,17 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
       const waiting = this.#waiting!;
       this.#waiting = undefined;
       try {
-        callback(decodeBody(waiting[0]!));
+        this.#hand(decodeBody(waiting[0]!), callback);
         for (const next of waiting.slice(1)) this.#deliver(next, callback);
       } catch (error) {
         this.fireError(error);
       }
     });
+  }
+
+  #hand(message: Message, callback: DataCallback): void {
+    if (this.#notifications !== undefined && Message.isNotification(message)) this.#notifications(message);
+    else callback(message);
   }
 
   /** Reads a whole header from the pending bytes if they hold one; false while it is incomplete. */
