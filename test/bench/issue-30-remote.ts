@@ -15,7 +15,10 @@
  * second box, against the same local `read_file` batch. One reads the file bare (`fs/readFile`:
  * the jail's `lstat`, then open, stat, read and close, and the bytes back), the other only crosses
  * (`workspace/resolve` of the file: the jail's one `lstat`). What the tool adds in the box, and
- * the caller's `runTool`, come on top of them.
+ * the caller's `runTool`, come on top of them. A last row times the bare crossings against the
+ * same 20 crossings over a minimal JSON-RPC written with Node.js alone (minimal-rpc-child.ts and
+ * {@link minimalConnection}): what two processes and JSON cost on this machine, and what the
+ * protocol's two ends (`vscode-jsonrpc`, the framing, the jail, timeouts and cancellation) add.
  *
  * Runs from test/bench/issue-30.ts (`node --import tsx test/bench/issue-30.ts remote`).
  */
@@ -23,6 +26,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createFileTools } from '../../src/dialects/file-tools.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession, type Session } from '../../src/session.js';
@@ -136,6 +140,12 @@ async function floorRows(file: string, local: () => Promise<number>): Promise<Om
       if (answers.some((answer) => !answer.exists)) throw new Error('The floor row\'s file is missing in the box.');
       return 0;
     };
+    const minimal = minimalConnection();
+    const minimalCrossings = async () => {
+      const answers = await Promise.all(Array.from({ length: CALLS }, () => minimal.resolve(file)));
+      if (answers.some((exists) => !exists)) throw new Error('The minimal floor row\'s file is missing.');
+      return 0;
+    };
     const rows: Omit<SummaryRow, 'suite'>[] = [];
     for (const [what, requests] of [
       ['bare reads (fs/readFile: the jail\'s lstat, open, stat, read, close)', reads],
@@ -153,9 +163,62 @@ async function floorRows(file: string, local: () => Promise<number>): Promise<Om
         verdict: '-',
       });
     }
+    // The same crossings against the machine's own: what the protocol's two ends add to two processes and JSON.
+    const stack = await compare(crossings, minimalCrossings, { warmup: 3, runs: 31 });
+    rows.push({
+      case: `the floor: the same ${CALLS} bare crossings, against ${CALLS} over a minimal JSON-RPC written with Node.js alone (no library, no jail; one lstat)`,
+      ours: ms(stack.ours),
+      reference: `minimal ${ms(stack.reference)}`,
+      ratio: ratio(stack.ratio),
+      target: `no target: the protocol's two ends add ${ms(stack.ours - stack.reference)} a batch to what two processes cost here`,
+      verdict: '-',
+    });
+    minimal.close();
     return rows;
   } finally {
     await connection.close();
     child.kill('SIGKILL');
   }
+}
+
+/**
+ * The caller's end of test/bench/minimal-rpc-child.ts: `Content-Length` framed requests, the
+ * ones made in one turn sent in one write, as the real connection sends them, and answers
+ * matched by id. What the two ends cost is what two processes and JSON cost on this machine.
+ */
+function minimalConnection(): { resolve(file: string): Promise<boolean>; close(): void } {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('minimal-rpc-child.ts', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = new Map<number, (exists: boolean) => void>();
+  let nextId = 1;
+  let queued: string[] = [];
+  let pending: Buffer = Buffer.alloc(0);
+  child.stdout!.on('data', (chunk: Buffer) => {
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    for (;;) {
+      const end = pending.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const length = Number(/Content-Length: (\d+)/i.exec(pending.toString('latin1', 0, end))![1]);
+      if (pending.length < end + 4 + length) return;
+      const answer = JSON.parse(pending.toString('utf8', end + 4, end + 4 + length)) as { id: number; result: { exists: boolean } };
+      pending = pending.subarray(end + 4 + length);
+      waiting.get(answer.id)!(answer.result.exists);
+      waiting.delete(answer.id);
+    }
+  });
+  return {
+    resolve(file) {
+      const id = nextId++;
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'workspace/resolve', params: { path: file } });
+      if (queued.length === 0) {
+        setImmediate(() => {
+          const all = queued.join('');
+          queued = [];
+          child.stdin!.write(all);
+        });
+      }
+      queued.push(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      return new Promise((resolve) => waiting.set(id, resolve));
+    },
+    close: () => child.kill('SIGKILL'),
+  };
 }
