@@ -37,6 +37,7 @@ import { PROTOCOL_NAME, PROTOCOL_VERSION } from '../../src/workspace/remote/prot
 import { Workspace } from '../../src/workspace/workspace.js';
 import { bundleCommand, serverPid, temporaryFolder } from '../remote/support.js';
 import { compare, ms, processCpuMs, ratio, type SummaryRow } from './harness.js';
+import { framed, framedMessages } from './minimal-rpc.js';
 
 const CALLS = 20;
 const TARGET = 1.3;
@@ -191,24 +192,16 @@ function minimalConnection(): { resolve(file: string): Promise<boolean>; close()
   const waiting = new Map<number, (exists: boolean) => void>();
   let nextId = 1;
   let queued: string[] = [];
-  let pending: Buffer = Buffer.alloc(0);
-  child.stdout!.on('data', (chunk: Buffer) => {
-    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    for (;;) {
-      const end = pending.indexOf('\r\n\r\n');
-      if (end === -1) return;
-      const length = Number(/Content-Length: (\d+)/i.exec(pending.toString('latin1', 0, end))![1]);
-      if (pending.length < end + 4 + length) return;
-      const answer = JSON.parse(pending.toString('utf8', end + 4, end + 4 + length)) as { id: number; result: { exists: boolean } };
-      pending = pending.subarray(end + 4 + length);
+  child.stdout!.on(
+    'data',
+    framedMessages<{ id: number; result: { exists: boolean } }>((answer) => {
       waiting.get(answer.id)!(answer.result.exists);
       waiting.delete(answer.id);
-    }
-  });
+    }),
+  );
   return {
     resolve(file) {
       const id = nextId++;
-      const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'workspace/resolve', params: { path: file } });
       if (queued.length === 0) {
         setImmediate(() => {
           const all = queued.join('');
@@ -216,7 +209,7 @@ function minimalConnection(): { resolve(file: string): Promise<boolean>; close()
           child.stdin!.write(all);
         });
       }
-      queued.push(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      queued.push(framed({ id, method: 'workspace/resolve', params: { path: file } }));
       return new Promise((resolve) => waiting.set(id, resolve));
     },
     close: () => child.kill('SIGKILL'),

@@ -9,14 +9,13 @@
  * `node --import tsx test/bench/minimal-rpc-child.ts`
  */
 import * as fs from 'node:fs';
+import { framed, framedMessages } from './minimal-rpc.js';
 
-let pending: Buffer = Buffer.alloc(0);
 let answers: string[] = [];
 let flushing = false;
 
 function answer(id: number, result: object): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', id, result });
-  answers.push(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  answers.push(framed({ id, result }));
   if (flushing) return;
   flushing = true;
   setImmediate(() => {
@@ -27,15 +26,9 @@ function answer(id: number, result: object): void {
   });
 }
 
-process.stdin.on('data', (chunk: Buffer) => {
-  pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-  for (;;) {
-    const end = pending.indexOf('\r\n\r\n');
-    if (end === -1) return;
-    const length = Number(/Content-Length: (\d+)/i.exec(pending.toString('latin1', 0, end))![1]);
-    if (pending.length < end + 4 + length) return;
-    const request = JSON.parse(pending.toString('utf8', end + 4, end + 4 + length)) as { id: number; params: { path: string } };
-    pending = pending.subarray(end + 4 + length);
+process.stdin.on(
+  'data',
+  framedMessages<{ id: number; params: { path: string } }>((request) => {
     fs.lstat(request.params.path, (error) => answer(request.id, { absolute: request.params.path, exists: error === null }));
-  }
-});
+  }),
+);
