@@ -14,7 +14,8 @@
  * installed here is a copy of that layer whose `setImmediate` runs, in one real turn, every
  * callback asked for before it and every callback those ask for, first come first run. Only
  * the box server installs it: it is the one user of `vscode-jsonrpc` in its process. The
- * caller's process (your application) keeps the library as it is.
+ * caller's process (your application) keeps the library as it is; its connection gets answers
+ * and notifications handled as they are read through its own options instead (`connection.ts`).
  */
 import { RAL } from 'vscode-jsonrpc/node';
 

@@ -10,7 +10,8 @@
  * turns. Here every message written in one turn leaves in one write at its end (the stream
  * corked, a `writev`), and every message a read brings is handed on at once, in order (one
  * over 256 KB in a turn of its own, so a large message never shares a turn with its work).
- * The connection itself (ids, cancellation, dispatch) stays `vscode-jsonrpc`'s.
+ * The connection itself (ids, cancellation, dispatch) stays `vscode-jsonrpc`'s, except that a
+ * reader may hand notifications to a handler of its own (the caller's does, `connection.ts`).
  */
 import type { Readable, Writable } from 'node:stream';
 import { ATTACHMENTS_HEADER, attachmentsHeader, joinMessage, parseAttachmentsHeader, splitMessage, type AttachmentTable } from './attachments.js';
@@ -117,6 +118,7 @@ export class BatchedMessageReader extends AbstractMessageReader implements Messa
     });
   }
 
+  /** Hands `message` to the notifications' handler when it is one and there is one, else to the connection. */
   #hand(message: Message, callback: DataCallback): void {
     if (this.#notifications !== undefined && Message.isNotification(message)) this.#notifications(message);
     else callback(message);
