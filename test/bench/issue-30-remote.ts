@@ -128,6 +128,7 @@ async function floorRows(file: string, local: () => Promise<number>): Promise<Om
   const child = spawn(program!, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const ended = new Promise<string>((resolve) => child.once('exit', () => resolve('the floor box ended')));
   const connection = new RemoteConnection({ input: child.stdin!, output: child.stdout!, errors: child.stderr!, ended, kill: () => child.kill('SIGKILL') }, 'the floor box');
+  const minimal = minimalConnection();
   try {
     await connection.request('initialize', { protocol: PROTOCOL_NAME, version: PROTOCOL_VERSION });
     const expected = fs.statSync(file).size;
@@ -141,7 +142,6 @@ async function floorRows(file: string, local: () => Promise<number>): Promise<Om
       if (answers.some((answer) => !answer.exists)) throw new Error('The floor row\'s file is missing in the box.');
       return 0;
     };
-    const minimal = minimalConnection();
     const minimalCrossings = async () => {
       const answers = await Promise.all(Array.from({ length: CALLS }, () => minimal.resolve(file)));
       if (answers.some((exists) => !exists)) throw new Error('The minimal floor row\'s file is missing.');
@@ -174,9 +174,9 @@ async function floorRows(file: string, local: () => Promise<number>): Promise<Om
       target: `no target: the protocol's two ends add ${ms(stack.ours - stack.reference)} a batch to what two processes cost here`,
       verdict: '-',
     });
-    minimal.close();
     return rows;
   } finally {
+    minimal.close();
     await connection.close();
     child.kill('SIGKILL');
   }
@@ -189,18 +189,27 @@ async function floorRows(file: string, local: () => Promise<number>): Promise<Om
  */
 function minimalConnection(): { resolve(file: string): Promise<boolean>; close(): void } {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('minimal-rpc-child.ts', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const waiting = new Map<number, (exists: boolean) => void>();
+  const waiting = new Map<number, { resolve: (exists: boolean) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let queued: string[] = [];
   child.stdout!.on(
     'data',
     framedMessages<{ id: number; result: { exists: boolean } }>((answer) => {
-      waiting.get(answer.id)!(answer.result.exists);
+      waiting.get(answer.id)!.resolve(answer.result.exists);
       waiting.delete(answer.id);
     }),
   );
+  // A child that could not start or died fails the requests in flight and every later one, instead of leaving the bench waiting.
+  let ended: Error | undefined;
+  child.stdin!.on('error', () => undefined);
+  child.once('exit', (code, signal) => {
+    ended = new Error(`The minimal JSON-RPC child ended (${signal ?? `code ${code}`}).`);
+    for (const { reject } of waiting.values()) reject(ended);
+    waiting.clear();
+  });
   return {
     resolve(file) {
+      if (ended !== undefined) return Promise.reject(ended);
       const id = nextId++;
       if (queued.length === 0) {
         setImmediate(() => {
@@ -210,7 +219,7 @@ function minimalConnection(): { resolve(file: string): Promise<boolean>; close()
         });
       }
       queued.push(framed({ id, method: 'workspace/resolve', params: { path: file } }));
-      return new Promise((resolve) => waiting.set(id, resolve));
+      return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
     },
     close: () => child.kill('SIGKILL'),
   };
