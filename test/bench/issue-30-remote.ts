@@ -20,6 +20,13 @@
  * {@link minimalConnection}): what two processes and JSON cost on this machine, and what the
  * protocol's two ends (`vscode-jsonrpc`, the framing, the jail, timeouts and cancellation) add.
  *
+ * The bound ends them: the same 20 `read_file` calls, each run by the local tool (`runTool` on a
+ * `Workspace`) in a process of its own behind that minimal JSON-RPC, the caller doing nothing
+ * but frame and parse, against local and against the remote batch: a box with nothing around
+ * the tool but two processes and JSON, the part of the row no protocol can save. Above 1.3×
+ * local, the target is out of reach of a box that runs the tool's own code, on the machine the
+ * bench runs on.
+ *
  * Runs from test/bench/issue-30.ts (`node --import tsx test/bench/issue-30.ts remote`).
  */
 import { spawn } from 'node:child_process';
@@ -109,7 +116,7 @@ export async function remoteConcurrentReads(): Promise<Omit<SummaryRow, 'suite'>
         verdict: '-',
       });
     }
-    rows.push(...(await floorRows(path.join(remoteRoot, 'small.ts'), () => batch(near, nearSession))));
+    rows.push(...(await floorRows(path.join(remoteRoot, 'small.ts'), () => batch(near, nearSession), () => batch(far, farSession))));
     return rows;
   } finally {
     await remote.close();
@@ -119,16 +126,18 @@ export async function remoteConcurrentReads(): Promise<Omit<SummaryRow, 'suite'>
 }
 
 /**
- * The two floor rows: 20 bare requests at once on a raw connection to a box of their own (the
- * bundle as a child process, the handshake done), against local `read_file` batches, medians of
- * 31 batches each after 3 untimed ones.
+ * The floor rows: 20 bare requests at once on a raw connection to a box of their own (the
+ * bundle as a child process, the handshake done), against local `read_file` batches; the bare
+ * crossings against the minimal JSON-RPC's; and the bound, the local tool behind the minimal
+ * JSON-RPC, against local and against the remote batch. Medians of 31 batches each after 3
+ * untimed ones.
  */
-async function floorRows(file: string, local: () => Promise<number>): Promise<Omit<SummaryRow, 'suite'>[]> {
+async function floorRows(file: string, local: () => Promise<number>, remote: () => Promise<number>): Promise<Omit<SummaryRow, 'suite'>[]> {
   const [program, ...args] = await bundleCommand(path.dirname(file));
   const child = spawn(program!, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   const ended = new Promise<string>((resolve) => child.once('exit', () => resolve('the floor box ended')));
   const connection = new RemoteConnection({ input: child.stdin!, output: child.stdout!, errors: child.stderr!, ended, kill: () => child.kill('SIGKILL') }, 'the floor box');
-  const minimal = minimalConnection();
+  const minimal = minimalConnection(path.dirname(file));
   try {
     await connection.request('initialize', { protocol: PROTOCOL_NAME, version: PROTOCOL_VERSION });
     const expected = fs.statSync(file).size;
@@ -144,7 +153,7 @@ async function floorRows(file: string, local: () => Promise<number>): Promise<Om
     };
     const minimalCrossings = async () => {
       const answers = await Promise.all(Array.from({ length: CALLS }, () => minimal.resolve(file)));
-      if (answers.some((exists) => !exists)) throw new Error('The minimal floor row\'s file is missing.');
+      if (answers.some((answer) => !answer.exists)) throw new Error('The minimal floor row\'s file is missing.');
       return 0;
     };
     const rows: Omit<SummaryRow, 'suite'>[] = [];
@@ -174,6 +183,34 @@ async function floorRows(file: string, local: () => Promise<number>): Promise<Om
       target: `no target: the protocol's two ends add ${ms(stack.ours - stack.reference)} a batch to what two processes cost here`,
       verdict: '-',
     });
+    // The bound: the whole local tool in a process of its own, the caller doing nothing but frame and parse.
+    const bound = async () => {
+      const replies = await Promise.all(Array.from({ length: CALLS }, () => minimal.readFile('small.ts')));
+      const failed = replies.find((reply) => reply.isError === true);
+      if (failed !== undefined) throw new Error(`read_file failed behind the minimal JSON-RPC: ${failed.text}`);
+      return replies.reduce((sum, reply) => sum + reply.text.length, 0);
+    };
+    // As many untimed batches as the remote box has run by now (the main row's and the CPU row's), so the bound is not the colder side.
+    for (let index = 0; index < CPU_BATCHES + 34; index += 1) await bound();
+    const least = await compare(bound, local, { warmup: 3, runs: 31 });
+    if (least.lastOurs !== least.lastReference) throw new Error(`The bound and local answered differently: ${least.lastOurs} against ${least.lastReference} characters.`);
+    rows.push({
+      case: `the bound: the same ${CALLS} read_file, each run by the local tool in a process of its own behind the minimal JSON-RPC; the caller only frames and parses`,
+      ours: ms(least.ours),
+      reference: `local read_file ${ms(least.reference)}`,
+      ratio: ratio(least.ratio),
+      target: `no target: a box of its own that does no more than the local tool costs this here; ${least.ratio > TARGET ? `${TARGET}× local is out of its reach on this machine` : `${TARGET}× local is within its reach`}`,
+      verdict: '-',
+    });
+    const ours = await compare(remote, bound, { warmup: 3, runs: 31 });
+    rows.push({
+      case: `${CALLS} concurrent read_file, one remote connection, against the bound`,
+      ours: ms(ours.ours),
+      reference: `bound ${ms(ours.reference)}`,
+      ratio: ratio(ours.ratio),
+      target: `no target: what the protocol's two ends and the remote-only work (runTool's step, the session's slice, the changes replayed) add, ${ms(ours.ours - ours.reference)} a batch`,
+      verdict: '-',
+    });
     return rows;
   } finally {
     minimal.close();
@@ -183,19 +220,24 @@ async function floorRows(file: string, local: () => Promise<number>): Promise<Om
 }
 
 /**
- * The caller's end of test/bench/minimal-rpc-child.ts: `Content-Length` framed requests, the
- * ones made in one turn sent in one write, as the real connection sends them, and answers
- * matched by id. What the two ends cost is what two processes and JSON cost on this machine.
+ * The caller's end of test/bench/minimal-rpc-child.ts, its box serving `folder`: `Content-Length`
+ * framed requests, the ones made in one turn sent in one write, as the real connection sends
+ * them, and answers matched by id. What the two ends cost is what two processes and JSON cost
+ * on this machine.
  */
-function minimalConnection(): { resolve(file: string): Promise<boolean>; close(): void } {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('minimal-rpc-child.ts', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const waiting = new Map<number, { resolve: (exists: boolean) => void; reject: (error: Error) => void }>();
+function minimalConnection(folder: string): {
+  resolve(file: string): Promise<{ exists: boolean }>;
+  readFile(file: string): Promise<{ text: string; isError?: boolean }>;
+  close(): void;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('minimal-rpc-child.ts', import.meta.url)), folder], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting = new Map<number, { resolve: (result: never) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let queued: string[] = [];
   child.stdout!.on(
     'data',
-    framedMessages<{ id: number; result: { exists: boolean } }>((answer) => {
-      waiting.get(answer.id)!.resolve(answer.result.exists);
+    framedMessages<{ id: number; result: never }>((answer) => {
+      waiting.get(answer.id)!.resolve(answer.result);
       waiting.delete(answer.id);
     }),
   );
@@ -207,20 +249,22 @@ function minimalConnection(): { resolve(file: string): Promise<boolean>; close()
     for (const { reject } of waiting.values()) reject(ended);
     waiting.clear();
   });
+  function request<T>(method: string, file: string): Promise<T> {
+    if (ended !== undefined) return Promise.reject(ended);
+    const id = nextId++;
+    if (queued.length === 0) {
+      setImmediate(() => {
+        const all = queued.join('');
+        queued = [];
+        child.stdin!.write(all);
+      });
+    }
+    queued.push(framed({ id, method, params: { path: file } }));
+    return new Promise<T>((resolve, reject) => waiting.set(id, { resolve: resolve as (result: never) => void, reject }));
+  }
   return {
-    resolve(file) {
-      if (ended !== undefined) return Promise.reject(ended);
-      const id = nextId++;
-      if (queued.length === 0) {
-        setImmediate(() => {
-          const all = queued.join('');
-          queued = [];
-          child.stdin!.write(all);
-        });
-      }
-      queued.push(framed({ id, method: 'workspace/resolve', params: { path: file } }));
-      return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }));
-    },
+    resolve: (file) => request('workspace/resolve', file),
+    readFile: (file) => request('tools/read_file', file),
     close: () => child.kill('SIGKILL'),
   };
 }

@@ -1,15 +1,27 @@
 /**
  * The machine's floor for issue 30's remote row, the box's end: a JSON-RPC server written with
  * nothing but Node.js, for test/bench/issue-30-remote.ts. It reads `Content-Length` framed
- * requests from stdin, answers each `workspace/resolve` after one `lstat` of its path, and
- * writes the answers ready in one turn in one write. No library, no jail, no checks beyond what
- * the bench needs: what it costs is what two processes and JSON cost on this machine, against
- * which the real protocol's crossing is read. Not a server to use: a bad message ends it.
+ * requests from stdin and writes the answers ready in one turn in one write. No library, no
+ * jail, no checks beyond what the bench needs. Not a server to use: a bad message ends it.
  *
- * `node --import tsx test/bench/minimal-rpc-child.ts`
+ * - `workspace/resolve` answers after one `lstat` of its path: what two processes and JSON cost
+ *   on this machine, against which the real protocol's crossing is read.
+ * - `tools/read_file` runs the local `read_file` tool on a `Workspace` of the folder given as the
+ *   first argument, as a local caller would, and answers with its reply: the least any design
+ *   that keeps the box a process of its own can cost, since the caller does nothing but frame
+ *   and parse.
+ *
+ * `node --import tsx test/bench/minimal-rpc-child.ts <folder>`
  */
 import * as fs from 'node:fs';
+import { createFileTools } from '../../src/dialects/file-tools.js';
+import { runTool } from '../../src/run-tool.js';
+import { createSession } from '../../src/session.js';
+import { Workspace } from '../../src/workspace/workspace.js';
 import { framed, framedMessages } from './minimal-rpc.js';
+
+const readFile = createFileTools({ workspace: new Workspace(process.argv[2]!), ripgrep: false }).tools.find((tool) => tool.name === 'read_file')!;
+const session = createSession();
 
 let answers: string[] = [];
 let flushing = false;
@@ -28,7 +40,11 @@ function answer(id: number, result: object): void {
 
 process.stdin.on(
   'data',
-  framedMessages<{ id: number; params: { path: string } }>((request) => {
+  framedMessages<{ id: number; method: 'workspace/resolve' | 'tools/read_file'; params: { path: string } }>((request) => {
+    if (request.method === 'tools/read_file') {
+      void runTool(readFile, { path: request.params.path }, { session }).then((reply) => answer(request.id, reply));
+      return;
+    }
     fs.lstat(request.params.path, (error) => answer(request.id, { absolute: request.params.path, exists: error === null }));
   }),
 );
