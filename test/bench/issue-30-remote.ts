@@ -48,6 +48,8 @@ import { framed, framedMessages } from './minimal-rpc.js';
 
 const CALLS = 20;
 const TARGET = 1.3;
+/** Each timed row: untimed batches a side first, then timed ones, alternating sides. */
+const TIMED = { warmup: 3, runs: 31 } as const;
 /** Batches each side runs for the CPU row, one side after the other. */
 const CPU_BATCHES = 150;
 
@@ -61,10 +63,15 @@ function tree(): string {
 /** 20 read_file calls at once; a failed one stops the bench (a side that errs is fast for the wrong reason). */
 async function batch(files: ToolCollection, session: Session): Promise<number> {
   const readFile = files.tools.find((tool) => tool.name === 'read_file')!;
-  const results = await Promise.all(Array.from({ length: CALLS }, () => runTool(readFile, { path: 'small.ts' }, { session })));
-  const failed = results.find((result) => result.isError);
-  if (failed !== undefined) throw new Error(`read_file failed in the bench: ${failed.text}`);
-  return results.reduce((sum, result) => sum + result.text.length, 0);
+  return concurrently(() => runTool(readFile, { path: 'small.ts' }, { session }), 'read_file');
+}
+
+/** {@link CALLS} replies of `call` at once, their characters summed; a failed one stops the bench (`what` names it). */
+async function concurrently(call: () => Promise<{ readonly text: string; readonly isError?: boolean }>, what: string): Promise<number> {
+  const replies = await Promise.all(Array.from({ length: CALLS }, call));
+  const failed = replies.find((reply) => reply.isError === true);
+  if (failed !== undefined) throw new Error(`${what} failed in the bench: ${failed.text}`);
+  return replies.reduce((sum, reply) => sum + reply.text.length, 0);
 }
 
 /** CPU per batch of `run` over {@link CPU_BATCHES} batches, counted in the processes `pids`, and the wall time per batch (undefined without `/proc`). */
@@ -88,7 +95,7 @@ export async function remoteConcurrentReads(): Promise<Omit<SummaryRow, 'suite'>
     const farSession = createSession();
     const nearSession = createSession();
     const load = os.loadavg()[0]!;
-    const result = await compare(() => batch(far, farSession), () => batch(near, nearSession), { warmup: 3, runs: 31 });
+    const result = await compare(() => batch(far, farSession), () => batch(near, nearSession), TIMED);
     if (result.lastOurs !== result.lastReference) throw new Error(`The two sides answered differently: ${result.lastOurs} against ${result.lastReference} characters.`);
     const rows: Omit<SummaryRow, 'suite'>[] = [
       {
@@ -161,7 +168,7 @@ async function floorRows(file: string, local: () => Promise<number>, remote: () 
       ['bare reads (fs/readFile: the jail\'s lstat, open, stat, read, close)', reads],
       ['bare crossings (workspace/resolve: one lstat)', crossings],
     ] as const) {
-      const result = await compare(requests, local, { warmup: 3, runs: 31 });
+      const result = await compare(requests, local, TIMED);
       const budget = TARGET * result.reference;
       const left = budget - result.ours;
       rows.push({
@@ -174,7 +181,7 @@ async function floorRows(file: string, local: () => Promise<number>, remote: () 
       });
     }
     // The same crossings against the machine's own: what the protocol's two ends add to two processes and JSON.
-    const stack = await compare(crossings, minimalCrossings, { warmup: 3, runs: 31 });
+    const stack = await compare(crossings, minimalCrossings, TIMED);
     rows.push({
       case: `the floor: the same ${CALLS} bare crossings, against ${CALLS} over a minimal JSON-RPC written with Node.js alone (no library, no jail; one lstat)`,
       ours: ms(stack.ours),
@@ -184,15 +191,10 @@ async function floorRows(file: string, local: () => Promise<number>, remote: () 
       verdict: '-',
     });
     // The bound: the whole local tool in a process of its own, the caller doing nothing but frame and parse.
-    const bound = async () => {
-      const replies = await Promise.all(Array.from({ length: CALLS }, () => minimal.readFile('small.ts')));
-      const failed = replies.find((reply) => reply.isError === true);
-      if (failed !== undefined) throw new Error(`read_file failed behind the minimal JSON-RPC: ${failed.text}`);
-      return replies.reduce((sum, reply) => sum + reply.text.length, 0);
-    };
+    const bound = () => concurrently(() => minimal.readFile('small.ts'), 'read_file behind the minimal JSON-RPC');
     // As many untimed batches as the remote box has run by now (the main row's and the CPU row's), so the bound is not the colder side.
-    for (let index = 0; index < CPU_BATCHES + 34; index += 1) await bound();
-    const least = await compare(bound, local, { warmup: 3, runs: 31 });
+    for (let index = 0; index < TIMED.warmup + TIMED.runs + CPU_BATCHES; index += 1) await bound();
+    const least = await compare(bound, local, TIMED);
     if (least.lastOurs !== least.lastReference) throw new Error(`The bound and local answered differently: ${least.lastOurs} against ${least.lastReference} characters.`);
     rows.push({
       case: `the bound: the same ${CALLS} read_file, each run by the local tool in a process of its own behind the minimal JSON-RPC; the caller only frames and parses`,
@@ -202,7 +204,7 @@ async function floorRows(file: string, local: () => Promise<number>, remote: () 
       target: `no target: a box of its own that does no more than the local tool costs this here; ${least.ratio > TARGET ? `${TARGET}× local is out of its reach on this machine` : `${TARGET}× local is within its reach`}`,
       verdict: '-',
     });
-    const ours = await compare(remote, bound, { warmup: 3, runs: 31 });
+    const ours = await compare(remote, bound, TIMED);
     rows.push({
       case: `${CALLS} concurrent read_file, one remote connection, against the bound`,
       ours: ms(ours.ours),
