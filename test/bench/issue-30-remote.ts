@@ -44,7 +44,7 @@ import { PROTOCOL_NAME, PROTOCOL_VERSION } from '../../src/workspace/remote/prot
 import { Workspace } from '../../src/workspace/workspace.js';
 import { bundleCommand, serverPid, temporaryFolder } from '../remote/support.js';
 import { compare, ms, processCpuMs, ratio, type SummaryRow } from './harness.js';
-import { framed, framedMessages } from './minimal-rpc.js';
+import { framedMessages, sentPerTurn } from './minimal-rpc.js';
 
 const CALLS = 20;
 const TARGET = 1.3;
@@ -235,7 +235,7 @@ function minimalConnection(folder: string): {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('minimal-rpc-child.ts', import.meta.url)), folder], { stdio: ['pipe', 'pipe', 'inherit'] });
   const waiting = new Map<number, { resolve: (result: never) => void; reject: (error: Error) => void }>();
   let nextId = 1;
-  let queued: string[] = [];
+  const send = sentPerTurn(child.stdin!);
   child.stdout!.on(
     'data',
     framedMessages<{ id: number; result: never }>((answer) => {
@@ -254,14 +254,7 @@ function minimalConnection(folder: string): {
   function request<T>(method: string, file: string): Promise<T> {
     if (ended !== undefined) return Promise.reject(ended);
     const id = nextId++;
-    if (queued.length === 0) {
-      setImmediate(() => {
-        const all = queued.join('');
-        queued = [];
-        child.stdin!.write(all);
-      });
-    }
-    queued.push(framed({ id, method, params: { path: file } }));
+    send({ id, method, params: { path: file } });
     return new Promise<T>((resolve, reject) => waiting.set(id, { resolve: resolve as (result: never) => void, reject }));
   }
   return {

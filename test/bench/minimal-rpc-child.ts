@@ -18,33 +18,20 @@ import { createFileTools } from '../../src/dialects/file-tools.js';
 import { runTool } from '../../src/run-tool.js';
 import { createSession } from '../../src/session.js';
 import { Workspace } from '../../src/workspace/workspace.js';
-import { framed, framedMessages } from './minimal-rpc.js';
+import { framedMessages, sentPerTurn } from './minimal-rpc.js';
 
 const readFile = createFileTools({ workspace: new Workspace(process.argv[2]!), ripgrep: false }).tools.find((tool) => tool.name === 'read_file')!;
 const session = createSession();
 
-let answers: string[] = [];
-let flushing = false;
-
-function answer(id: number, result: object): void {
-  answers.push(framed({ id, result }));
-  if (flushing) return;
-  flushing = true;
-  setImmediate(() => {
-    flushing = false;
-    const all = answers.join('');
-    answers = [];
-    process.stdout.write(all);
-  });
-}
+const answer = sentPerTurn(process.stdout);
 
 process.stdin.on(
   'data',
   framedMessages<{ id: number; method: 'workspace/resolve' | 'tools/read_file'; params: { path: string } }>((request) => {
     if (request.method === 'tools/read_file') {
-      void runTool(readFile, { path: request.params.path }, { session }).then((reply) => answer(request.id, reply));
+      void runTool(readFile, { path: request.params.path }, { session }).then((reply) => answer({ id: request.id, result: reply }));
       return;
     }
-    fs.lstat(request.params.path, (error) => answer(request.id, { absolute: request.params.path, exists: error === null }));
+    fs.lstat(request.params.path, (error) => answer({ id: request.id, result: { absolute: request.params.path, exists: error === null } }));
   }),
 );

@@ -4,6 +4,7 @@
  * issue-30-remote.ts its caller): `Content-Length` headers and JSON bodies, as the protocol's,
  * with nothing but Node.js. A bad message throws: it is a bench, not a server.
  */
+import type { Writable } from 'node:stream';
 
 /** A `data` listener that hands on every whole message the stream has brought, parsed, in order. */
 export function framedMessages<T>(onMessage: (message: T) => void): (chunk: Buffer) => void {
@@ -23,7 +24,22 @@ export function framedMessages<T>(onMessage: (message: T) => void): (chunk: Buff
 }
 
 /** `message` framed: its header and its JSON. */
-export function framed(message: object): string {
+function framed(message: object): string {
   const body = JSON.stringify({ jsonrpc: '2.0', ...message });
   return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** A sender of framed messages to `stream`: the messages sent in one turn leave in one write at its end, as the real connection's do. */
+export function sentPerTurn(stream: Writable): (message: object) => void {
+  let queued: string[] = [];
+  return (message) => {
+    if (queued.length === 0) {
+      setImmediate(() => {
+        const all = queued.join('');
+        queued = [];
+        stream.write(all);
+      });
+    }
+    queued.push(framed(message));
+  };
 }
