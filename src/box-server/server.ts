@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { createMessageConnection, ResponseError } from 'vscode-jsonrpc/node';
 import { BatchedMessageReader, BatchedMessageWriter } from '../workspace/remote/framing.js';
 import { findExecutable } from '../collections/shell/sandbox.js';
+import { OnLoopCalls } from '../workspace/file-system-calls.js';
 import { Workspace } from '../workspace/workspace.js';
 import { PROTOCOL_NAME, PROTOCOL_VERSION, REPORTED_PROGRAMS, RemoteErrorCode, type InitializeResult } from '../workspace/remote/protocol.js';
 import { registerFileHandleHandlers, registerPathHandlers } from './file-system-handlers.js';
@@ -38,7 +39,8 @@ export interface ServeWorkspaceOptions {
  * @throws {WorkspaceError} when the root does not exist or is not a folder.
  */
 export function serveWorkspace(options: ServeWorkspaceOptions): { readonly closed: Promise<void> } {
-  const workspace = new Workspace(options.root);
+  // This loop serves one caller: the read path's calls are cheaper made on it than sent to the thread pool.
+  const workspace = new Workspace(options.root, { fileSystemCalls: new OnLoopCalls() });
   const bwrap = options.sandbox === 'bwrap' ? findExecutable('bwrap') : undefined;
   if (options.sandbox === 'bwrap' && bwrap === undefined) {
     throw new TypeError('serve-workspace --sandbox bwrap needs bubblewrap in the box, and `bwrap` is not on PATH. Install it (`apt-get install bubblewrap`) or leave out --sandbox.');

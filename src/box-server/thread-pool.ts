@@ -1,6 +1,7 @@
 /**
- * @module The box's libuv thread pool, sized to the box. Every file-system call of the box's
- * tools goes through that pool; libuv starts four threads whatever the machine. On a box with
+ * @module The box's libuv thread pool, sized to the box. The box's writes, listings, searches'
+ * walks and the read path's calls past a turn's budget (`src/workspace/file-system-calls.ts`)
+ * go through that pool; libuv starts four threads whatever the machine. On a box with
  * fewer cores than that, the pool's threads take the cores from the one thread that reads the
  * caller's requests and answers them, and a burst of calls is slower than with as many threads
  * as cores: 20 `read_file` calls at once on a 2-core box took 8.9–11.1 ms with four threads and
@@ -26,7 +27,10 @@ export function threadPoolSize(cores: number): number {
  * pool first gets work. `root` is stat'ed to hand it that work.
  */
 export function startThreadPool(root: string): void {
-  if (process.env.UV_THREADPOOL_SIZE !== undefined) return;
+  if (process.env.UV_THREADPOOL_SIZE !== undefined) {
+    fs.stat(root, () => undefined);
+    return;
+  }
   process.env.UV_THREADPOOL_SIZE = String(threadPoolSize(availableParallelism()));
   try {
     // libuv starts its threads in the call that queues the pool's first work, so by the

@@ -2,6 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OnLoopCalls } from './file-system-calls.js';
 import { PathJail, type JailedPath } from './path-jail.js';
 import { Workspace } from './workspace.js';
 
@@ -53,9 +54,14 @@ describe('the path jail: the realpath shortcut and the walk agree', () => {
     }
   }
 
-  it('gives the walk’s answer for 3,000 random paths, both with and without following the last link', async () => {
+  it('gives the walk’s answer for 3,000 random paths, both with and without following the last link, its calls made on the thread pool or on the loop (a box’s)', async () => {
     const shortcut = new PathJail(root, root, { realpathFromSegments: 1 });
     const walk = new PathJail(root, root, { realpathFromSegments: Number.POSITIVE_INFINITY });
+    const onLoop = new OnLoopCalls();
+    const jailsOnLoop = [
+      new PathJail(root, root, { realpathFromSegments: 1, calls: onLoop }),
+      new PathJail(root, root, { realpathFromSegments: Number.POSITIVE_INFINITY, calls: onLoop }),
+    ];
     let state = 7;
     const next = (below: number) => {
       state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
@@ -81,8 +87,13 @@ describe('the path jail: the realpath shortcut and the walk agree', () => {
           expect([slowStats.ino, slowStats.mode, slowStats.size], input).toEqual([own.ino, own.mode, own.size]);
         }
         if ('absolute' in fast && fast.stats === undefined && slowStats !== undefined) shortcutsTaken += 1;
+        for (const [jail, expected] of [[jailsOnLoop[0]!, fastAnswer], [jailsOnLoop[1]!, slowAnswer]] as const) {
+          const { stats: _stats, ...onLoopAnswer } = (await answer(jail, input, follow)) as JailedPath;
+          expect(onLoopAnswer, `${input} on the loop (follow the last link: ${follow})`).toEqual(expected);
+        }
       }
     }
+    expect(onLoop.counts.onLoop).toBeGreaterThan(10_000);
     // The comparison means something only if the shortcut answered a good share of the paths itself.
     expect(shortcutsTaken).toBeGreaterThan(200);
   });

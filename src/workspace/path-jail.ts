@@ -6,9 +6,9 @@
  * `Workspace`.
  */
 import type { Stats } from 'node:fs';
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { PathError } from '../errors/path-error.js';
+import { THREAD_POOL_CALLS, type FileSystemCalls } from './file-system-calls.js';
 import { errorCode } from './file-system-errors.js';
 
 /** Linux's PATH_MAX: longer paths are refused before they reach the file system. */
@@ -45,15 +45,18 @@ export class PathJail {
 
   /** From how many segments a path is first tried with one `realpath` (see {@link REALPATH_FROM_SEGMENTS}). */
   readonly #realpathFromSegments: number;
+  readonly #calls: FileSystemCalls;
 
   /**
    * @param root The canonical root. @param givenRoot The root as given, made absolute.
    * @param options.realpathFromSegments For tests that hold the shortcut against the walk: `Infinity` walks every path.
+   * @param options.calls How the walk's `lstat`, `readlink` and `realpath` are made (the workspace's own).
    */
-  constructor(root: string, givenRoot: string, options: { readonly realpathFromSegments?: number } = {}) {
+  constructor(root: string, givenRoot: string, options: { readonly realpathFromSegments?: number; readonly calls?: FileSystemCalls } = {}) {
     this.#root = root;
     this.#givenRoot = givenRoot;
     this.#realpathFromSegments = options.realpathFromSegments ?? REALPATH_FROM_SEGMENTS;
+    this.#calls = options.calls ?? THREAD_POOL_CALLS;
   }
 
   /**
@@ -94,7 +97,7 @@ export class PathJail {
       }
       let stats: Stats;
       try {
-        stats = await fs.lstat(next);
+        stats = await this.#calls.lstat(next);
       } catch (error) {
         const code = errorCode(error);
         if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -112,7 +115,7 @@ export class PathJail {
         if (hops > MAX_LINK_HOPS) {
           throw new PathError(input, 'link-loop', `\`${input}\` goes through a loop of symbolic links (more than ${MAX_LINK_HOPS} hops). Use another path.`);
         }
-        const target = await fs.readlink(next);
+        const target = await this.#calls.readlink(next);
         if (path.isAbsolute(target)) {
           const inside = this.#relativeInside(target);
           if (inside === undefined) throw this.#outside(input, true);
@@ -141,7 +144,7 @@ export class PathJail {
     if (parts.length < this.#realpathFromSegments || parts.includes('..')) return undefined;
     const joined = path.join(this.#root, ...parts);
     try {
-      return (await fs.realpath(joined)) === joined ? joined : undefined;
+      return (await this.#calls.realpath(joined)) === joined ? joined : undefined;
     } catch {
       return undefined;
     }

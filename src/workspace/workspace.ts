@@ -10,6 +10,7 @@ import type { Writable } from 'node:stream';
 import { PathError } from '../errors/path-error.js';
 import { WorkspaceError } from '../errors/workspace-error.js';
 import { writeThroughTemporaryFile } from './atomic-write.js';
+import { THREAD_POOL_CALLS, type FileSystemCalls } from './file-system-calls.js';
 import { errorCode } from './file-system-errors.js';
 import { findOnPath } from './find-program.js';
 import { PathJail } from './path-jail.js';
@@ -45,6 +46,17 @@ export interface AtomicWriteOptions {
   readonly mode?: number;
 }
 
+/** Options of {@link Workspace}. */
+export interface WorkspaceOptions {
+  /**
+   * How the read path's calls are made (the jail's `lstat`s, `open` and the reads of an open
+   * file): on libuv's thread pool by default; a box's server, whose loop serves one caller,
+   * makes them on its loop within a budget (`OnLoopCalls` in `file-system-calls.ts`).
+   * @default THREAD_POOL_CALLS
+   */
+  readonly fileSystemCalls?: FileSystemCalls;
+}
+
 /**
  * The folder an agent may touch, and the one way tools reach the file system. Every path is
  * canonicalised and jailed: `..`, absolute paths elsewhere, sibling-prefix traps, symbolic
@@ -63,18 +75,22 @@ export class Workspace {
   /** The canonical root: a root behind a symbolic link is resolved. */
   readonly root: string;
   readonly #jail: PathJail;
+  readonly #calls: FileSystemCalls;
 
   /**
    * @param root The folder, on this machine; it must exist.
-   * @param elsewhere Internal: {@link ROOT_ELSEWHERE} marks a workspace whose files are on another
-   *   machine (a remote workspace), whose root is taken as its box reported it.
+   * @param options See {@link WorkspaceOptions}. Internal: {@link ROOT_ELSEWHERE} instead marks a
+   *   workspace whose files are on another machine (a remote workspace), whose root is taken as
+   *   its box reported it.
    */
-  constructor(root: string, elsewhere?: typeof ROOT_ELSEWHERE) {
-    if (elsewhere === ROOT_ELSEWHERE) {
+  constructor(root: string, options: WorkspaceOptions | typeof ROOT_ELSEWHERE = {}) {
+    if (options === ROOT_ELSEWHERE) {
       this.root = root;
+      this.#calls = THREAD_POOL_CALLS;
       this.#jail = new PathJail(root, root);
       return;
     }
+    this.#calls = options.fileSystemCalls ?? THREAD_POOL_CALLS;
     if (typeof root !== 'string' || root.trim() === '') {
       throw new WorkspaceError(String(root), `Expected the workspace root to be a folder path, got ${JSON.stringify(root)}.`);
     }
@@ -92,7 +108,7 @@ export class Workspace {
       throw new WorkspaceError(root, `The workspace root ${shown} is not a folder.`);
     }
     this.root = canonical;
-    this.#jail = new PathJail(canonical, givenRoot);
+    this.#jail = new PathJail(canonical, givenRoot, { calls: this.#calls });
   }
 
   /** Where the workspace is, in a line for instructions and logs. */
@@ -166,7 +182,7 @@ export class Workspace {
     if (stats === undefined) {
       throw new PathError(input, 'not-found', `\`${resolved.relative}\` does not exist. Check the path with list_directory or find_files.`);
     }
-    const followed = stats.isSymbolicLink() ? await fs.stat(resolved.absolute).catch(() => stats) : stats;
+    const followed = stats.isSymbolicLink() ? await this.#calls.stat(resolved.absolute).catch(() => stats) : stats;
     if (followed.isDirectory()) {
       throw new PathError(input, 'not-a-file', `\`${resolved.relative}\` is a folder, not a file. Use list_directory to see what it holds.`);
     }
@@ -213,7 +229,7 @@ export class Workspace {
   /** `lstat`, or `undefined` when nothing is there. */
   async lstatOrUndefined(absolute: string): Promise<Stats | undefined> {
     try {
-      return await fs.lstat(absolute);
+      return await this.#calls.lstat(absolute);
     } catch (error) {
       if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return undefined;
       throw error;
@@ -223,7 +239,7 @@ export class Workspace {
   /** `stat` (links followed), or `undefined` when nothing is there. */
   async statOrUndefined(absolute: string): Promise<Stats | undefined> {
     try {
-      return await fs.stat(absolute);
+      return await this.#calls.stat(absolute);
     } catch (error) {
       if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') return undefined;
       throw error;
@@ -237,7 +253,7 @@ export class Workspace {
 
   /** Opens a file for reading in chunks (streamed reads of large files). */
   open(absolute: string): Promise<fs.FileHandle> {
-    return fs.open(absolute, 'r');
+    return this.#calls.open(absolute);
   }
 
   /**
