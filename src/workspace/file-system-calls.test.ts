@@ -96,6 +96,13 @@ describe('OnLoopCalls', () => {
     await laterTurn.close();
   });
 
+  it('refuses a limit that is not a number of milliseconds, naming it', () => {
+    expect(() => new OnLoopCalls({ turnMs: -1 })).toThrow('Expected the `turnMs` option to be a number of milliseconds, 0 or more, got `-1` (number).');
+    expect(() => new OnLoopCalls({ slowCallMs: '10' as unknown as number })).toThrow('Expected the `slowCallMs` option to be a number of milliseconds, 0 or more, got `10` (string).');
+    expect(() => new OnLoopCalls({ slowPauseMs: Number.NaN })).toThrow('Expected the `slowPauseMs` option to be a number of milliseconds, 0 or more, got `NaN` (number).');
+    expect(() => new OnLoopCalls({ turnMs: Number.POSITIVE_INFINITY, slowCallMs: 0, slowPauseMs: 0 })).not.toThrow();
+  });
+
   it('refuses a closed handle with EBADF, as a FileHandle does', async () => {
     const handle = await new OnLoopCalls().open(path.join(base, 'file.txt'));
     await handle.close();

@@ -55,7 +55,10 @@ export interface OnLoopBudget {
    * @default 10
    */
   readonly slowCallMs?: number;
-  /** @default 60_000 */
+  /**
+   * How long every call goes to the thread pool after a slow one.
+   * @default 60_000
+   */
   readonly slowPauseMs?: number;
 }
 
@@ -86,10 +89,11 @@ export class OnLoopCalls implements FileSystemCalls {
   #onLoop = 0;
   #onThreadPool = 0;
 
+  /** @throws {TypeError} when a limit is not a number of milliseconds, 0 or more. */
   constructor(budget: OnLoopBudget = {}) {
-    this.#turnMs = budget.turnMs ?? 2;
-    this.#slowCallMs = budget.slowCallMs ?? 10;
-    this.#slowPauseMs = budget.slowPauseMs ?? 60_000;
+    this.#turnMs = milliseconds(budget, 'turnMs', 2);
+    this.#slowCallMs = milliseconds(budget, 'slowCallMs', 10);
+    this.#slowPauseMs = milliseconds(budget, 'slowPauseMs', 60_000);
   }
 
   /** The calls made so far, each way. */
@@ -216,6 +220,16 @@ interface Budgeted {
 /** A closed handle refuses as a `FileHandle` does (`EBADF`), instead of using a number the system may have given to another file. */
 function closed(syscall: string): Promise<never> {
   return Promise.reject(Object.assign(new Error(`EBADF: bad file descriptor, ${syscall}`), { code: 'EBADF', syscall }));
+}
+
+/** The option `name` of `budget`, or `fallback` when it is not given. */
+function milliseconds(budget: OnLoopBudget, name: keyof OnLoopBudget, fallback: number): number {
+  const value: unknown = budget[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+    throw new TypeError(`Expected the \`${name}\` option to be a number of milliseconds, 0 or more, got \`${String(value)}\` (${typeof value}).`);
+  }
+  return value;
 }
 
 function fstat(fd: number): Promise<Stats> {

@@ -25,10 +25,9 @@
  * The bound ends them: the same 20 `read_file` calls, each run by the local tool (`runTool` on a
  * `Workspace` whose calls are made on the loop, as the real box's are) in a process of its own
  * behind that minimal JSON-RPC, the caller doing nothing but frame and parse, against local and
- * against the remote batch: a box with nothing around
- * the tool but two processes and JSON, the part of the row no protocol can save. Above 1.3×
- * local, the target is out of reach of a box that runs the tool's own code, on the machine the
- * bench runs on.
+ * against the remote batch: a box with nothing around the tool but two processes and JSON, the
+ * part of the row no protocol can save. Above 1.3× local, the target is out of reach of a box
+ * that runs the tool's own code, on the machine the bench runs on.
  *
  * Runs from test/bench/issue-30.ts (`node --import tsx test/bench/issue-30.ts remote`).
  */
