@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnLoopCalls, THREAD_POOL_CALLS, type FileSystemCalls } from './file-system-calls.js';
+import { Workspace } from './workspace.js';
 
 /**
  * The calls a box makes on its loop: the thread pool's answers and errors for every kind of
@@ -101,6 +102,20 @@ describe('OnLoopCalls', () => {
     expect(() => new OnLoopCalls({ slowCallMs: '10' as unknown as number })).toThrow('Expected the `slowCallMs` option to be a number of milliseconds, 0 or more, got `10` (string).');
     expect(() => new OnLoopCalls({ slowPauseMs: Number.NaN })).toThrow('Expected the `slowPauseMs` option to be a number of milliseconds, 0 or more, got `NaN` (number).');
     expect(() => new OnLoopCalls({ turnMs: Number.POSITIVE_INFINITY, slowCallMs: 0, slowPauseMs: 0 })).not.toThrow();
+  });
+
+  it('is what a Workspace makes its calls with when given, and a Workspace refuses an option that is not calls', async () => {
+    const calls = new OnLoopCalls();
+    const workspace = new Workspace(base, { fileSystemCalls: calls });
+    const file = await workspace.resolveFile('link');
+    const handle = await workspace.open(file.absolute);
+    await handle.close();
+    // The jail's lstat of `link`, its readlink and the lstat of `file.txt`; the open and the close.
+    expect(calls.counts).toEqual({ onLoop: 5, onThreadPool: 0 });
+    expect(() => new Workspace(base, { fileSystemCalls: { lstat: THREAD_POOL_CALLS.lstat } as unknown as FileSystemCalls })).toThrow(
+      'Expected the `fileSystemCalls` option to be THREAD_POOL_CALLS, an OnLoopCalls or another object with lstat, stat, realpath, readlink, open methods; got object without stat, realpath, readlink, open.',
+    );
+    expect(() => new Workspace(base, { fileSystemCalls: 'on-loop' as unknown as FileSystemCalls })).toThrow('; got string.');
   });
 
   it('refuses a closed handle with EBADF, as a FileHandle does', async () => {

@@ -90,7 +90,7 @@ export class Workspace {
       this.#jail = new PathJail(root, root);
       return;
     }
-    this.#calls = options.fileSystemCalls ?? THREAD_POOL_CALLS;
+    this.#calls = checkedCalls(options.fileSystemCalls);
     if (typeof root !== 'string' || root.trim() === '') {
       throw new WorkspaceError(String(root), `Expected the workspace root to be a folder path, got ${JSON.stringify(root)}.`);
     }
@@ -355,6 +355,19 @@ export interface WorkspaceCapabilities {
    * `in-place.ts`). The file collections then hand each call to it.
    */
   readonly runsFileToolsInPlace: boolean;
+}
+
+/** The `fileSystemCalls` option, or the thread pool's when it is not given. */
+function checkedCalls(calls: FileSystemCalls | undefined): FileSystemCalls {
+  if (calls === undefined) return THREAD_POOL_CALLS;
+  const methods = ['lstat', 'stat', 'realpath', 'readlink', 'open'] as const;
+  const missing = typeof calls === 'object' && calls !== null ? methods.filter((name) => typeof calls[name] !== 'function') : methods;
+  if (missing.length > 0) {
+    throw new TypeError(
+      `Expected the \`fileSystemCalls\` option to be THREAD_POOL_CALLS, an OnLoopCalls or another object with ${methods.join(', ')} methods; got ${calls === null ? 'null' : typeof calls}${missing.length < methods.length ? ` without ${missing.join(', ')}` : ''}.`,
+    );
+  }
+  return calls;
 }
 
 /** Marks a workspace whose root is on another machine; see the {@link Workspace} constructor. */
