@@ -118,6 +118,23 @@ describe('OnLoopCalls', () => {
     expect(() => new Workspace(base, { fileSystemCalls: 'on-loop' as unknown as FileSystemCalls })).toThrow('; got string.');
   });
 
+  it('gives the same answers from a handle opened on the loop whose later calls go to the thread pool', async () => {
+    // A slow call (every call, at 0 ms) sends the calls after the open to the pool.
+    const calls = new OnLoopCalls({ slowCallMs: 0 });
+    const file = path.join(base, 'file.txt');
+    const handle = await calls.open(file);
+    await handle.stat(); // the open's own fstat, no call
+    const stats = await handle.stat();
+    const buffer = Buffer.alloc(64);
+    const { bytesRead, buffer: same } = await handle.read(buffer, 0, buffer.length, 4);
+    await handle.close();
+    expect(calls.counts).toEqual({ onLoop: 1, onThreadPool: 3 });
+    expect(identity(stats)).toEqual(identity(await fsp.stat(file)));
+    expect(same).toBe(buffer);
+    expect(buffer.toString('utf8', 0, bytesRead)).toBe('two\nthree\n');
+    await expect(handle.read(buffer, 0, 4, 0)).rejects.toMatchObject({ code: 'EBADF' });
+  });
+
   it('refuses a closed handle with EBADF, as a FileHandle does', async () => {
     const handle = await new OnLoopCalls().open(path.join(base, 'file.txt'));
     await handle.close();

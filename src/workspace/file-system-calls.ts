@@ -17,6 +17,12 @@ import * as fs from 'node:fs';
 import type { Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import { promisify } from 'node:util';
+
+/** The calls on an open file's descriptor, on the thread pool (the promise API has them only on a `FileHandle`). */
+const pooledFstat = promisify(fs.fstat);
+const pooledRead = promisify(fs.read);
+const pooledClose = promisify(fs.close);
 
 /**
  * The calls of a workspace's read path. A handle `open` gives has the three methods the tools
@@ -187,27 +193,21 @@ class OnLoopFileHandle {
     const opened = this.#opened;
     this.#opened = undefined;
     if (opened !== undefined && opened.turn === this.#budgeted.turn()) return Promise.resolve(opened.stats);
-    return this.#budgeted.call(() => fs.fstatSync(this.fd), () => fstat(this.fd));
+    return this.#budgeted.call(() => fs.fstatSync(this.fd), () => pooledFstat(this.fd));
   }
 
   read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number; buffer: Buffer }> {
     if (this.#closed) return closed('read');
     return this.#budgeted.call(
       () => ({ bytesRead: fs.readSync(this.fd, buffer, offset, length, position), buffer }),
-      () =>
-        new Promise((resolve, reject) =>
-          fs.read(this.fd, buffer, offset, length, position, (error, bytesRead) => (error ? reject(error) : resolve({ bytesRead, buffer }))),
-        ),
+      () => pooledRead(this.fd, buffer, offset, length, position),
     );
   }
 
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
-    return this.#budgeted.call(
-      () => fs.closeSync(this.fd),
-      () => new Promise<void>((resolve, reject) => fs.close(this.fd, (error) => (error ? reject(error) : resolve()))),
-    );
+    return this.#budgeted.call(() => fs.closeSync(this.fd), () => pooledClose(this.fd));
   }
 }
 
@@ -230,8 +230,4 @@ function milliseconds(budget: OnLoopBudget, name: keyof OnLoopBudget, fallback: 
     throw new TypeError(`Expected the \`${name}\` option to be a number of milliseconds, 0 or more, got \`${String(value)}\` (${typeof value}).`);
   }
   return value;
-}
-
-function fstat(fd: number): Promise<Stats> {
-  return new Promise((resolve, reject) => fs.fstat(fd, (error, stats) => (error ? reject(error) : resolve(stats))));
 }
